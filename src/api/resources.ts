@@ -1,0 +1,130 @@
+/**
+ * The built-in resources k8ts serves, with the discovery facts upstream gives
+ * them (short names, categories, verbs, subresources), so that
+ * `kubectl api-resources` lists them as it would for upstream 1.33.
+ */
+import { ALL_VERBS, Scheme, type ResourceInfo, type SubresourceInfo, type Verb } from './scheme.js';
+
+interface Spec {
+  kind: string;
+  resource: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  verbs?: readonly Verb[];
+  subresources?: SubresourceInfo[];
+}
+
+const NO_DELETECOLLECTION: readonly Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+const STATUS_VERBS: readonly Verb[] = ['get', 'patch', 'update'];
+
+const status = (group: string, version: string, kind: string): SubresourceInfo => ({
+  name: 'status',
+  kind: { group, version, kind },
+  verbs: STATUS_VERBS,
+});
+const scale: SubresourceInfo = { name: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: STATUS_VERBS };
+
+function groupVersion(group: string, version: string, specs: Spec[]): ResourceInfo[] {
+  return specs.map((s) => ({
+    group,
+    version,
+    kind: s.kind,
+    resource: s.resource,
+    singular: s.kind.toLowerCase(),
+    namespaced: s.namespaced,
+    shortNames: s.shortNames ?? [],
+    categories: s.categories ?? [],
+    verbs: s.verbs ?? ALL_VERBS,
+    subresources: (s.subresources ?? []).map((sub) =>
+      sub.name === 'status' ? { ...sub, kind: { group, version, kind: s.kind } } : sub,
+    ),
+    listKind: `${s.kind}List`,
+  }));
+}
+
+export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
+  ...groupVersion('', 'v1', [
+    { kind: 'Binding', resource: 'bindings', namespaced: true, verbs: ['create'] },
+    { kind: 'ConfigMap', resource: 'configmaps', namespaced: true, shortNames: ['cm'] },
+    { kind: 'Endpoints', resource: 'endpoints', namespaced: true, shortNames: ['ep'] },
+    { kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'] },
+    { kind: 'LimitRange', resource: 'limitranges', namespaced: true, shortNames: ['limits'] },
+    {
+      kind: 'Namespace',
+      resource: 'namespaces',
+      namespaced: false,
+      shortNames: ['ns'],
+      verbs: NO_DELETECOLLECTION,
+      subresources: [
+        status('', 'v1', 'Namespace'),
+        { name: 'finalize', kind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['update'] },
+      ],
+    },
+    { kind: 'Node', resource: 'nodes', namespaced: false, shortNames: ['no'], subresources: [status('', 'v1', 'Node')] },
+    {
+      kind: 'Pod',
+      resource: 'pods',
+      namespaced: true,
+      shortNames: ['po'],
+      categories: ['all'],
+      subresources: [
+        status('', 'v1', 'Pod'),
+        { name: 'binding', kind: { group: '', version: 'v1', kind: 'Binding' }, verbs: ['create'] },
+        { name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+      ],
+    },
+    { kind: 'PodTemplate', resource: 'podtemplates', namespaced: true },
+    {
+      kind: 'ResourceQuota',
+      resource: 'resourcequotas',
+      namespaced: true,
+      shortNames: ['quota'],
+      subresources: [status('', 'v1', 'ResourceQuota')],
+    },
+    { kind: 'Secret', resource: 'secrets', namespaced: true },
+    { kind: 'ServiceAccount', resource: 'serviceaccounts', namespaced: true, shortNames: ['sa'] },
+    {
+      kind: 'Service',
+      resource: 'services',
+      namespaced: true,
+      shortNames: ['svc'],
+      categories: ['all'],
+      subresources: [status('', 'v1', 'Service')],
+    },
+  ]),
+  ...groupVersion('apps', 'v1', [
+    { kind: 'ControllerRevision', resource: 'controllerrevisions', namespaced: true },
+    { kind: 'DaemonSet', resource: 'daemonsets', namespaced: true, shortNames: ['ds'], categories: ['all'], subresources: [status('apps', 'v1', 'DaemonSet')] },
+    { kind: 'Deployment', resource: 'deployments', namespaced: true, shortNames: ['deploy'], categories: ['all'], subresources: [status('apps', 'v1', 'Deployment'), scale] },
+    { kind: 'ReplicaSet', resource: 'replicasets', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: [status('apps', 'v1', 'ReplicaSet'), scale] },
+    { kind: 'StatefulSet', resource: 'statefulsets', namespaced: true, shortNames: ['sts'], categories: ['all'], subresources: [status('apps', 'v1', 'StatefulSet'), scale] },
+  ]),
+  ...groupVersion('batch', 'v1', [
+    { kind: 'CronJob', resource: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: [status('batch', 'v1', 'CronJob')] },
+    { kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], subresources: [status('batch', 'v1', 'Job')] },
+  ]),
+  ...groupVersion('coordination.k8s.io', 'v1', [{ kind: 'Lease', resource: 'leases', namespaced: true }]),
+  ...groupVersion('discovery.k8s.io', 'v1', [{ kind: 'EndpointSlice', resource: 'endpointslices', namespaced: true }]),
+  ...groupVersion('policy', 'v1', [
+    {
+      kind: 'PodDisruptionBudget',
+      resource: 'poddisruptionbudgets',
+      namespaced: true,
+      shortNames: ['pdb'],
+      subresources: [status('policy', 'v1', 'PodDisruptionBudget')],
+    },
+  ]),
+  ...groupVersion('rbac.authorization.k8s.io', 'v1', [
+    { kind: 'ClusterRoleBinding', resource: 'clusterrolebindings', namespaced: false },
+    { kind: 'ClusterRole', resource: 'clusterroles', namespaced: false },
+    { kind: 'RoleBinding', resource: 'rolebindings', namespaced: true },
+    { kind: 'Role', resource: 'roles', namespaced: true },
+  ]),
+  ...groupVersion('scheduling.k8s.io', 'v1', [{ kind: 'PriorityClass', resource: 'priorityclasses', namespaced: false, shortNames: ['pc'] }]),
+];
+
+/** The scheme of everything k8ts serves. */
+export function newBuiltinScheme(): Scheme {
+  return new Scheme(BUILTIN_RESOURCES);
+}

@@ -1,0 +1,123 @@
+/**
+ * The API server: the cluster's single gateway and the only code that touches
+ * storage. It wires the store, the registry of resources, the request pipeline
+ * (server/chain.ts) and the HTTPS listener, and shuts down gracefully: it stops
+ * accepting, ends watches cleanly, and lets requests in flight finish.
+ */
+import { newBuiltinScheme } from '../api/resources.js';
+import type { Logger } from '../machinery/logger.js';
+import type { Storage } from '../storage/interface.js';
+import { bootstrap } from './bootstrap.js';
+import { newResourceHandler } from './endpoints/installer.js';
+import { newNonResourceHandler } from './endpoints/non-resource.js';
+import { handleOpenApiV2, newOpenApiV3Handler } from './endpoints/openapi.js';
+import type { WatchSettings } from './endpoints/watch.js';
+import { builtinDefinitions } from './registry/builtin.js';
+import { ObjectStorage } from './registry/generic/object-storage.js';
+import { Registry } from './registry/registry.js';
+import { buildHandlerChain } from './server/chain.js';
+import type { Handler, RequestContext } from './server/context.js';
+import { listen, type Listener } from './server/listener.js';
+
+export interface ApiServerConfig {
+  readonly storage: Storage;
+  /** `--etcd-prefix` (default /registry). */
+  readonly storagePrefix: string;
+  readonly tls: { readonly cert: string; readonly key: string; readonly clientCA: string };
+  readonly bindAddress: string;
+  readonly securePort: number;
+  /** The address other components and the `kubernetes` Service use to reach this server. */
+  readonly advertiseAddress: string;
+  /** The first IP of `--service-cluster-ip-range`. */
+  readonly kubernetesServiceIP: string;
+  readonly log: Logger;
+  readonly watch?: WatchSettings;
+}
+
+export interface RunningApiServer {
+  readonly port: number;
+  readonly registry: Registry;
+  /** Graceful shutdown: stop accepting, end watches, wait (up to the deadline) for requests in flight. */
+  close(deadlineMs?: number): Promise<void>;
+}
+
+export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
+  const scheme = newBuiltinScheme();
+  const registry = new Registry({
+    scheme,
+    storage: new ObjectStorage(config.storage),
+    prefix: config.storagePrefix,
+    definitions: builtinDefinitions(),
+  });
+  await bootstrap({
+    registry,
+    kubernetesServiceIP: config.kubernetesServiceIP,
+    advertiseAddress: config.advertiseAddress,
+    securePort: config.securePort,
+  });
+
+  let shuttingDown = false;
+  let listener: Listener | undefined;
+  const storageCheck = { name: 'etcd', check: async () => void (await config.storage.currentRevision()) };
+  const openapiV3 = newOpenApiV3Handler(scheme);
+  const nonResource = newNonResourceHandler({
+    scheme,
+    routes: new Map([
+      ['/openapi/v3', openapiV3],
+      ['/openapi/v3/', openapiV3],
+      ['/openapi/v2', handleOpenApiV2],
+    ]),
+    serverAddress: () => `${config.advertiseAddress}:${listener?.port ?? config.securePort}`,
+    livez: [{ name: 'ping', check: async () => {} }, storageCheck],
+    readyz: [
+      { name: 'ping', check: async () => {} },
+      storageCheck,
+      {
+        name: 'shutdown',
+        check: async () => {
+          if (shuttingDown) throw new Error('process is shutting down');
+        },
+      },
+    ],
+  });
+  const resources = newResourceHandler({ registry, ...(config.watch !== undefined ? { watch: config.watch } : {}) });
+  const route: Handler = (ctx) => (ctx.info.isResourceRequest && ctx.info.resource !== '' ? resources(ctx) : nonResource(ctx));
+  const log = (message: string, detail: Record<string, unknown>): void => config.log.error(detail, message);
+  const chain = buildHandlerChain(route, { log });
+
+  // Requests in flight, so that shutdown can end watches and wait for the rest.
+  const inFlight = new Set<RequestContext>();
+  const tracked: Handler = async (ctx) => {
+    inFlight.add(ctx);
+    const done = (): void => {
+      inFlight.delete(ctx);
+    };
+    ctx.res.once('close', done);
+    ctx.res.once('finish', done);
+    await chain(ctx);
+  };
+  listener = await listen(
+    { cert: config.tls.cert, key: config.tls.key, clientCA: config.tls.clientCA, host: config.bindAddress, port: config.securePort },
+    tracked,
+  );
+  config.log.info({ port: listener.port }, 'serving securely');
+  const running = listener;
+
+  return {
+    port: running.port,
+    registry,
+    close: async (deadlineMs = 10_000) => {
+      shuttingDown = true;
+      const closed = running.close();
+      for (const ctx of inFlight) {
+        if (ctx.info.verb === 'watch' && !ctx.res.writableEnded) ctx.res.end();
+      }
+      const deadline = Date.now() + deadlineMs;
+      while (inFlight.size > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      running.closeConnections();
+      await closed;
+    },
+  };
+}

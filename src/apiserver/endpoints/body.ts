@@ -1,0 +1,48 @@
+/**
+ * Reading request bodies: at most 3 MiB (upstream's limit; 413 beyond it), then
+ * decoded from JSON or YAML into an object. Malformed input is a 400 that says
+ * what is wrong; it never reaches storage.
+ */
+import { parse as parseYaml } from 'yaml';
+import { badRequest, requestEntityTooLarge } from '../../machinery/status.js';
+import type { HttpRequest } from '../server/context.js';
+
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export async function readBody(req: HttpRequest, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw requestEntityTooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      req.resume();
+      throw requestEntityTooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** Decode a JSON or YAML document into a plain value; 400 with the parser's reason when malformed. */
+export function decodeDocument(body: Buffer, encoding: 'json' | 'yaml'): unknown {
+  const text = body.toString('utf8');
+  if (text.trim() === '') throw badRequest('the request body is empty');
+  if (encoding === 'json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (e: unknown) {
+      throw badRequest(`error decoding the request body as JSON: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  try {
+    // YAML 1.1, as Go's YAML decoder reads Kubernetes manifests.
+    return parseYaml(text, { version: '1.1', merge: true }) as unknown;
+  } catch (e: unknown) {
+    throw badRequest(`error decoding the request body as YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  }
+}

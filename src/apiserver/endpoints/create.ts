@@ -1,0 +1,19 @@
+import { writeObject } from '../server/response.js';
+import { readObject } from './decode-object.js';
+import { negotiateOutput } from './negotiation.js';
+import { parseDryRun } from './query.js';
+import type { VerbHandler } from './target.js';
+import { badRequest } from '../../machinery/status.js';
+
+/** POST to a collection: create an object. */
+export const handleCreate: VerbHandler = async (ctx, t) => {
+  const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
+  const dryRun = parseDryRun(ctx.query);
+  const object = await readObject(ctx, t.resource);
+  const ns = object.metadata.namespace;
+  if (t.resource.namespaced && ns !== undefined && ns !== '' && ns !== t.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  const created = await t.store.create(t.namespace, object, { dryRun });
+  writeObject(ctx, 201, created, format);
+};

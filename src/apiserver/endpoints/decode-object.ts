@@ -1,0 +1,53 @@
+/**
+ * Turning a request body into the object a write handler stores: decoded from
+ * JSON or YAML, of the kind and apiVersion the URL names (filled in when the
+ * body leaves them out), with a metadata object.
+ */
+import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
+import { badRequest } from '../../machinery/status.js';
+import type { RequestContext } from '../server/context.js';
+import { decodeDocument, readBody } from './body.js';
+import { negotiateInput } from './negotiation.js';
+
+export interface ExpectedKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+export async function readObject(ctx: RequestContext, expected: ExpectedKind): Promise<KubeObject> {
+  const encoding = negotiateInput(ctx.req.headers['content-type'], { patch: false });
+  const body = await readBody(ctx.req);
+  return asKubeObject(decodeDocument(body, encoding === 'yaml' ? 'yaml' : 'json'), expected);
+}
+
+export function asKubeObject(value: unknown, expected: ExpectedKind): KubeObject {
+  if (!isPlainObject(value)) throw badRequest('the request body must be an object');
+  const expectedVersion = expected.group === '' ? expected.version : `${expected.group}/${expected.version}`;
+  const apiVersion = value.apiVersion;
+  const kind = value.kind;
+  if (apiVersion !== undefined && apiVersion !== '' && apiVersion !== expectedVersion) {
+    if (typeof apiVersion !== 'string') throw badRequest('apiVersion must be a string');
+    throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedVersion})`);
+  }
+  if (kind !== undefined && kind !== '' && kind !== expected.kind) {
+    if (typeof kind !== 'string') throw badRequest('kind must be a string');
+    throw badRequest(`${kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: no kind "${kind}" is registered for version "${expectedVersion}" here`);
+  }
+  const metadata = value.metadata ?? {};
+  if (!isPlainObject(metadata)) throw badRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: metadata must be an object`);
+  for (const field of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid'] as const) {
+    const v = metadata[field];
+    if (v !== undefined && v !== null && typeof v !== 'string') {
+      throw badRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: metadata.${field} must be a string`);
+    }
+  }
+  for (const field of ['labels', 'annotations'] as const) {
+    const v = metadata[field];
+    if (v === undefined || v === null) continue;
+    if (!isPlainObject(v) || Object.values(v).some((x) => typeof x !== 'string')) {
+      throw badRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: metadata.${field} must be a map of strings`);
+    }
+  }
+  return { ...value, apiVersion: expectedVersion, kind: expected.kind, metadata } as KubeObject;
+}

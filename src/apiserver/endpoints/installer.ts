@@ -1,0 +1,66 @@
+/**
+ * The resource handler: routes a resource request to its store and verb
+ * handler, after checking that the resource, the subresource, the verb and the
+ * namespace make sense together (404, 405 otherwise).
+ */
+import { methodNotAllowed, resourceNotFound } from '../../machinery/status.js';
+import type { Verb } from '../../api/scheme.js';
+import type { Registry } from '../registry/registry.js';
+import type { Handler } from '../server/context.js';
+import { handleCreate } from './create.js';
+import { handleDelete, handleDeleteCollection } from './delete.js';
+import { handleGet } from './get.js';
+import { handleList } from './list.js';
+import { handlePatch } from './patch.js';
+import type { Target, VerbHandler } from './target.js';
+import { handleUpdate } from './update.js';
+import { newWatchHandler, type WatchSettings } from './watch.js';
+
+export interface ResourceHandlerOptions {
+  readonly registry: Registry;
+  readonly watch?: WatchSettings;
+}
+
+export function newResourceHandler(options: ResourceHandlerOptions): Handler {
+  const verbs: Record<Verb, VerbHandler> = {
+    get: handleGet,
+    list: handleList,
+    watch: newWatchHandler(options.watch),
+    create: handleCreate,
+    update: handleUpdate,
+    patch: handlePatch,
+    delete: handleDelete,
+    deletecollection: handleDeleteCollection,
+  };
+  return async (ctx) => {
+    const info = ctx.info;
+    const entry = options.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+    if (entry === undefined) throw resourceNotFound();
+    const resource = entry.info;
+    // A namespaced object is addressed inside its namespace; a cluster-scoped one is not.
+    const namespace = resource.namespaced ? info.namespace : '';
+    if (resource.namespaced && info.name !== '' && namespace === '') throw resourceNotFound();
+    if (!resource.namespaced && info.namespace !== '' && resource.resource !== 'namespaces') throw resourceNotFound();
+
+    if (info.subresource !== '') {
+      const sub = entry.subresources.get(info.subresource);
+      if (sub === undefined || info.name === '') throw resourceNotFound();
+      const target: Target = { resource, subresource: sub.info, store: sub.store, namespace, name: info.name };
+      const custom = sub.handlers[info.verb];
+      if (custom !== undefined) return custom(ctx, target);
+      if (!(sub.info.verbs as readonly string[]).includes(info.verb)) throw methodNotAllowed();
+      const handler = verbs[info.verb as Verb];
+      if (handler === undefined || info.verb === 'create' || info.verb === 'delete') throw methodNotAllowed();
+      return handler(ctx, target);
+    }
+    if (!(resource.verbs as readonly string[]).includes(info.verb)) {
+      // GET on a create-only resource (bindings) and the like.
+      throw methodNotAllowed();
+    }
+    const handler = verbs[info.verb as Verb];
+    if (handler === undefined) throw methodNotAllowed();
+    if (info.verb === 'create' && info.name !== '') throw methodNotAllowed();
+    return handler(ctx, { resource, subresource: undefined, store: entry.store, namespace, name: info.name });
+  };
+}
+

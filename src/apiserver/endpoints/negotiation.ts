@@ -1,0 +1,88 @@
+/**
+ * Content negotiation: which media type a response is written in (Accept) and
+ * how a request body is read (Content-Type), as upstream negotiates them.
+ */
+import { notAcceptable, unsupportedMediaType } from '../../machinery/status.js';
+
+export type OutputShape = 'object' | 'Table' | 'PartialObjectMetadata';
+
+export interface OutputFormat {
+  readonly encoding: 'json' | 'yaml';
+  readonly shape: OutputShape;
+  /** The Content-Type to answer with. */
+  readonly contentType: string;
+}
+
+interface MediaRange {
+  type: string;
+  subtype: string;
+  params: Map<string, string>;
+}
+
+export function parseMediaRanges(header: string | undefined): MediaRange[] {
+  if (header === undefined || header.trim() === '') return [];
+  const ranges: MediaRange[] = [];
+  for (const part of header.split(',')) {
+    const [mime, ...paramTexts] = part.split(';').map((s) => s.trim());
+    if (mime === undefined || mime === '') continue;
+    const [type, subtype] = mime.toLowerCase().split('/');
+    const params = new Map<string, string>();
+    for (const p of paramTexts) {
+      const eq = p.indexOf('=');
+      if (eq > 0) params.set(p.slice(0, eq).trim().toLowerCase(), p.slice(eq + 1).trim().replace(/^"|"$/g, ''));
+    }
+    if (params.get('q') === '0') continue;
+    ranges.push({ type: type ?? '', subtype: subtype ?? '', params });
+  }
+  return ranges;
+}
+
+const JSON_OUTPUT: OutputFormat = { encoding: 'json', shape: 'object', contentType: 'application/json' };
+const YAML_OUTPUT: OutputFormat = { encoding: 'yaml', shape: 'object', contentType: 'application/yaml' };
+export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml'];
+
+/**
+ * The format of a response, in the order the client lists its choices.
+ * `as=Table` and `as=PartialObjectMetadata(List)` are honoured where `transforms` allows them.
+ */
+export function negotiateOutput(accept: string | undefined, options: { transforms: boolean }): OutputFormat {
+  const ranges = parseMediaRanges(accept);
+  if (ranges.length === 0) return JSON_OUTPUT;
+  for (const r of ranges) {
+    const as = r.params.get('as');
+    if (as !== undefined) {
+      if (!options.transforms || r.params.get('g') !== 'meta.k8s.io') continue;
+      const v = r.params.get('v');
+      if (r.type !== 'application' || (r.subtype !== 'json' && r.subtype !== 'yaml')) continue;
+      if (as === 'Table' && (v === 'v1' || v === 'v1beta1')) {
+        return { encoding: r.subtype === 'yaml' ? 'yaml' : 'json', shape: 'Table', contentType: `application/${r.subtype};as=Table;v=${v};g=meta.k8s.io` };
+      }
+      if ((as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') && (v === 'v1' || v === 'v1beta1')) {
+        return { encoding: r.subtype === 'yaml' ? 'yaml' : 'json', shape: 'PartialObjectMetadata', contentType: `application/${r.subtype};as=${as};v=${v};g=meta.k8s.io` };
+      }
+      continue;
+    }
+    if (r.type === 'application' && r.subtype === 'json') return JSON_OUTPUT;
+    if (r.type === 'application' && r.subtype === 'yaml') return YAML_OUTPUT;
+    if ((r.type === '*' && r.subtype === '*') || (r.type === 'application' && r.subtype === '*')) return JSON_OUTPUT;
+  }
+  throw notAcceptable(SERVED_MEDIA_TYPES);
+}
+
+export type BodyType = 'json' | 'yaml' | 'json-patch' | 'merge-patch';
+
+const CREATE_TYPES: Record<string, BodyType> = { 'application/json': 'json', 'application/yaml': 'yaml' };
+const PATCH_TYPES: Record<string, BodyType> = {
+  'application/json-patch+json': 'json-patch',
+  'application/merge-patch+json': 'merge-patch',
+};
+
+/** How to read a request body; 415 for anything we do not read. */
+export function negotiateInput(contentType: string | undefined, options: { patch: boolean }): BodyType {
+  const table = options.patch ? PATCH_TYPES : CREATE_TYPES;
+  const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mime === '' && !options.patch) return 'json';
+  const type = table[mime];
+  if (type === undefined) throw unsupportedMediaType(mime, Object.keys(table));
+  return type;
+}

@@ -1,0 +1,51 @@
+/**
+ * PATCH of one object: JSON patch (RFC 6902) and JSON merge patch (RFC 7386),
+ * applied to the current object inside the store's compare-and-swap loop, so a
+ * concurrent write makes the patch apply again to the newer object.
+ */
+import jsonpatch from 'fast-json-patch';
+import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
+import { badRequest, notFound, StatusError } from '../../machinery/status.js';
+import { writeObject } from '../server/response.js';
+import { decodeDocument, readBody } from './body.js';
+import { asKubeObject } from './decode-object.js';
+import { mergePatch } from './merge-patch.js';
+import { negotiateInput, negotiateOutput } from './negotiation.js';
+import { parseDryRun } from './query.js';
+import type { VerbHandler } from './target.js';
+
+export const handlePatch: VerbHandler = async (ctx, t) => {
+  const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
+  const type = negotiateInput(ctx.req.headers['content-type'], { patch: true });
+  const dryRun = parseDryRun(ctx.query);
+  const patch = decodeDocument(await readBody(ctx.req), 'json');
+  if (type === 'json-patch' && !Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (type === 'merge-patch' && !isPlainObject(patch)) throw badRequest('the merge patch must be a JSON object');
+  const expected = t.subresource?.kind ?? t.resource;
+  const { object } = await t.store.update(
+    t.namespace,
+    t.name,
+    (current) => {
+      if (current === undefined) throw notFound({ group: t.resource.group, resource: t.resource.resource }, t.name);
+      const patched = type === 'json-patch' ? applyJsonPatch(current, patch as jsonpatch.Operation[]) : mergePatch(current, patch);
+      return asKubeObject(patched, expected);
+    },
+    { dryRun, allowCreate: false },
+  );
+  writeObject(ctx, 200, object, format);
+};
+
+function applyJsonPatch(current: KubeObject, operations: jsonpatch.Operation[]): unknown {
+  const invalid = jsonpatch.validate(operations);
+  if (invalid !== undefined) throw patchError(invalid.message);
+  try {
+    return jsonpatch.applyPatch(structuredClone(current), operations, false, false).newDocument;
+  } catch (e: unknown) {
+    throw patchError(e instanceof Error ? e.message.split('\n')[0]! : String(e));
+  }
+}
+
+/** A patch that cannot be applied is the client's error: 422, as upstream answers. */
+function patchError(message: string): StatusError {
+  return new StatusError({ code: 422, reason: 'Invalid', message: `the server rejected our request due to an error in our request: ${message}` });
+}

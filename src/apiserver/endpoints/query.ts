@@ -1,0 +1,43 @@
+/**
+ * Query parameters shared by several verbs, parsed and checked as upstream
+ * does: a bad value is a 400 that names the parameter.
+ */
+import { badRequest } from '../../machinery/status.js';
+
+/** `dryRun=All` (the only value upstream accepts); absent means a real write. */
+export function parseDryRun(query: URLSearchParams): boolean {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return false;
+  for (const v of values) {
+    if (v !== 'All') throw badRequest(`Invalid dryRun value: ${JSON.stringify(values)}: supported values: "All"`);
+  }
+  return true;
+}
+
+/** A non-negative integer parameter, or undefined when absent. */
+export function parseNonNegativeInt(query: URLSearchParams, name: string): number | undefined {
+  const value = query.get(name);
+  if (value === null || value === '') return undefined;
+  if (!/^-?\d+$/.test(value)) throw badRequest(`invalid value for ${name}: "${value}" is not an integer`);
+  const n = Number(value);
+  if (n < 0) throw badRequest(`invalid value for ${name}: ${value} must be greater than or equal to 0`);
+  return n;
+}
+
+export function parseBool(query: URLSearchParams, name: string): boolean {
+  const value = query.get(name);
+  if (value === null || value === '') return false;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw badRequest(`invalid value for ${name}: "${value}" is not a boolean`);
+}
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+/** `fieldValidation`: what to do with unknown or duplicate fields in a body (default Warn, as upstream). */
+export function parseFieldValidation(query: URLSearchParams): FieldValidation {
+  const value = query.get('fieldValidation');
+  if (value === null || value === '') return 'Warn';
+  if (value === 'Strict' || value === 'Warn' || value === 'Ignore') return value;
+  throw badRequest(`fieldValidation: Unsupported value: "${value}": supported values: "Ignore", "Strict", "Warn"`);
+}

@@ -1,0 +1,65 @@
+/**
+ * The shapes a client may ask an object or a list to be returned in: as is, as
+ * a Table (server-side printing for `kubectl get`) or as PartialObjectMetadata.
+ */
+import type { KubeList, KubeObject } from '../../machinery/meta.js';
+import type { Table, TableConvertor, TableRow } from '../../machinery/table.js';
+import { badRequest } from '../../machinery/status.js';
+import { defaultTable } from '../registry/printing/default-table.js';
+import type { OutputFormat } from './negotiation.js';
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+export function parseIncludeObject(query: URLSearchParams): IncludeObject {
+  const value = query.get('includeObject') ?? 'Metadata';
+  if (value === '' ) return 'Metadata';
+  if (value !== 'None' && value !== 'Metadata' && value !== 'Object') {
+    throw badRequest(`includeObject: Unsupported value: "${value}": supported values: "Metadata", "None", "Object"`);
+  }
+  return value;
+}
+
+export function partialObjectMetadata(object: KubeObject): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata };
+}
+
+function row(object: KubeObject, convertor: TableConvertor<KubeObject>, now: Date, include: IncludeObject): TableRow {
+  const cells = convertor.cells(object, now);
+  if (include === 'None') return { cells };
+  return { cells, object: include === 'Object' ? object : partialObjectMetadata(object) };
+}
+
+export function toTable(
+  objects: readonly KubeObject[],
+  meta: KubeList['metadata'],
+  convertor: TableConvertor<KubeObject> | undefined,
+  options: { include: IncludeObject; noHeaders?: boolean },
+): Table {
+  const c = convertor ?? (defaultTable as TableConvertor<KubeObject>);
+  const now = new Date();
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: meta,
+    columnDefinitions: options.noHeaders === true ? [] : [...c.columns],
+    rows: objects.map((o) => row(o, c, now, options.include)),
+  };
+}
+
+/** One object in the negotiated shape. */
+export function shapeObject(object: KubeObject, format: OutputFormat, convertor: TableConvertor<KubeObject> | undefined, query: URLSearchParams): unknown {
+  if (format.shape === 'Table') {
+    return toTable([object], { resourceVersion: object.metadata.resourceVersion ?? '' }, convertor, { include: parseIncludeObject(query) });
+  }
+  if (format.shape === 'PartialObjectMetadata') return partialObjectMetadata(object);
+  return object;
+}
+
+/** A list in the negotiated shape. */
+export function shapeList(list: KubeList, format: OutputFormat, convertor: TableConvertor<KubeObject> | undefined, query: URLSearchParams): unknown {
+  if (format.shape === 'Table') return toTable(list.items, list.metadata, convertor, { include: parseIncludeObject(query) });
+  if (format.shape === 'PartialObjectMetadata') {
+    return { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: list.metadata, items: list.items.map(partialObjectMetadata) };
+  }
+  return list;
+}

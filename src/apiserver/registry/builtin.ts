@@ -1,0 +1,114 @@
+/**
+ * The definitions of every built-in resource, by kind. A resource with
+ * behaviour of its own has a folder (core/pod/, core/namespace/, …) whose
+ * storage.ts exports its definition; the rest are plain stores.
+ */
+import type { KubeObject } from '../../machinery/meta.js';
+import type { TableConvertor } from '../../machinery/table.js';
+import {
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+  validateRBACName,
+  validateServiceName,
+  type ValidateNameFunc,
+} from '../../machinery/validation/names.js';
+import { controllerRevisionTable } from './apps/controllerrevision/table.js';
+import { daemonSetTable } from './apps/daemonset/table.js';
+import { deploymentTable } from './apps/deployment/table.js';
+import { replicaSetTable } from './apps/replicaset/table.js';
+import { statefulSetTable } from './apps/statefulset/table.js';
+import { configMapTable } from './core/configmap/table.js';
+import { endpointsTable } from './core/endpoints/table.js';
+import { eventTable } from './core/event/table.js';
+import { limitRangeTable } from './core/limitrange/table.js';
+import { namespaceDefinition } from './core/namespace/storage.js';
+import { nodeDefinition } from './core/node/storage.js';
+import { podDefinition } from './core/pod/storage.js';
+import { podTemplateTable } from './core/podtemplate/table.js';
+import { resourceQuotaTable } from './core/resourcequota/table.js';
+import { secretTable } from './core/secret/table.js';
+import { serviceTable } from './core/service/table.js';
+import { serviceAccountTable } from './core/serviceaccount/table.js';
+import { definitionKey } from './registry.js';
+import type { ResourceDefinition } from './definition.js';
+import { baseStrategy, plainStrategy, type Strategy } from './generic/strategy.js';
+
+const table = (t: TableConvertor<never>): TableConvertor<KubeObject> => t as unknown as TableConvertor<KubeObject>;
+
+function plain(validateName: ValidateNameFunc, options: Partial<Strategy> & { storagePath?: string } = {}): ResourceDefinition {
+  const { storagePath, ...strategy } = options;
+  return { strategy: { ...plainStrategy, ...strategy }, validateName, ...(storagePath !== undefined ? { storagePath } : {}) };
+}
+
+function withStatus(validateName: ValidateNameFunc, options: Partial<Strategy> & { storagePath?: string } = {}): ResourceDefinition {
+  const { storagePath, ...strategy } = options;
+  return { strategy: { ...baseStrategy, ...strategy }, validateName, ...(storagePath !== undefined ? { storagePath } : {}) };
+}
+
+const eventFields: Record<string, (o: KubeObject) => string> = {
+  'involvedObject.kind': (o) => str(o, 'involvedObject', 'kind'),
+  'involvedObject.namespace': (o) => str(o, 'involvedObject', 'namespace'),
+  'involvedObject.name': (o) => str(o, 'involvedObject', 'name'),
+  'involvedObject.uid': (o) => str(o, 'involvedObject', 'uid'),
+  'involvedObject.apiVersion': (o) => str(o, 'involvedObject', 'apiVersion'),
+  'involvedObject.resourceVersion': (o) => str(o, 'involvedObject', 'resourceVersion'),
+  'involvedObject.fieldPath': (o) => str(o, 'involvedObject', 'fieldPath'),
+  reason: (o) => str(o, 'reason'),
+  reportingComponent: (o) => str(o, 'reportingComponent'),
+  source: (o) => str(o, 'source', 'component') || str(o, 'reportingComponent'),
+  type: (o) => str(o, 'type'),
+};
+
+/** A string field at a path, or ''. */
+export function str(object: KubeObject, ...path: string[]): string {
+  let value: unknown = object;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return '';
+    value = (value as Record<string, unknown>)[key];
+  }
+  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
+export function builtinDefinitions(): Map<string, ResourceDefinition> {
+  const defs: [string, string, ResourceDefinition][] = [
+    ['', 'ConfigMap', plain(nameIsDNSSubdomain, { table: table(configMapTable) })],
+    ['', 'Endpoints', plain(nameIsDNSSubdomain, { storagePath: 'services/endpoints', table: table(endpointsTable) })],
+    ['', 'Event', plain(nameIsDNSSubdomain, { selectableFields: eventFields, table: table(eventTable) })],
+    ['', 'LimitRange', plain(nameIsDNSSubdomain, { table: table(limitRangeTable) })],
+    ['', 'Namespace', namespaceDefinition],
+    ['', 'Node', nodeDefinition],
+    ['', 'Pod', podDefinition],
+    ['', 'PodTemplate', plain(nameIsDNSSubdomain, { table: table(podTemplateTable) })],
+    ['', 'ResourceQuota', withStatus(nameIsDNSSubdomain, { generation: false, table: table(resourceQuotaTable) })],
+    [
+      '',
+      'Secret',
+      plain(nameIsDNSSubdomain, {
+        table: table(secretTable),
+        selectableFields: { type: (o) => str(o, 'type') },
+        defaults: (o) => {
+          if (o.type === undefined || o.type === '') o.type = 'Opaque';
+        },
+      }),
+    ],
+    ['', 'ServiceAccount', plain(nameIsDNSSubdomain, { table: table(serviceAccountTable) })],
+    ['', 'Service', withStatus(validateServiceName, { storagePath: 'services/specs', generation: false, table: table(serviceTable) })],
+    ['apps', 'ControllerRevision', plain(nameIsDNSSubdomain, { table: table(controllerRevisionTable) })],
+    ['apps', 'DaemonSet', withStatus(nameIsDNSSubdomain, { table: table(daemonSetTable) })],
+    ['apps', 'Deployment', withStatus(nameIsDNSSubdomain, { table: table(deploymentTable) })],
+    ['apps', 'ReplicaSet', withStatus(nameIsDNSSubdomain, { table: table(replicaSetTable) })],
+    ['apps', 'StatefulSet', withStatus(nameIsDNSSubdomain, { table: table(statefulSetTable) })],
+    ['batch', 'CronJob', withStatus(nameIsDNSSubdomain)],
+    ['batch', 'Job', withStatus(nameIsDNSSubdomain)],
+    ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain)],
+    ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain)],
+    ['policy', 'PodDisruptionBudget', withStatus(nameIsDNSSubdomain)],
+    ['rbac.authorization.k8s.io', 'ClusterRoleBinding', plain(validateRBACName)],
+    ['rbac.authorization.k8s.io', 'ClusterRole', plain(validateRBACName)],
+    ['rbac.authorization.k8s.io', 'RoleBinding', plain(validateRBACName)],
+    ['rbac.authorization.k8s.io', 'Role', plain(validateRBACName)],
+    ['scheduling.k8s.io', 'PriorityClass', plain(nameIsDNSSubdomain)],
+  ];
+  void nameIsDNSLabel;
+  return new Map(defs.map(([group, kind, def]) => [definitionKey(group, kind), def]));
+}

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { newBuiltinScheme } from '../../../api/resources.js';
+import { newMemoryStorage } from '../../../storage/memory/memory-storage.js';
+import { builtinDefinitions } from '../builtin.js';
+import { Registry } from '../registry.js';
+import { ObjectStorage } from './object-storage.js';
+
+function configmaps() {
+  const registry = new Registry({
+    scheme: newBuiltinScheme(),
+    storage: new ObjectStorage(newMemoryStorage()),
+    prefix: '/registry',
+    definitions: builtinDefinitions(),
+  });
+  return registry.store('', 'v1', 'configmaps');
+}
+
+describe('GenericStore delete', () => {
+  it('marks an object held by a finalizer, and deletes it once the finalizer is removed', async () => {
+    const store = configmaps();
+    await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } });
+    const first = await store.delete('default', 'held');
+    assert.equal(first.deleted, false);
+    assert.ok(first.object.metadata.deletionTimestamp !== undefined, 'deletionTimestamp is set');
+    assert.equal(first.object.metadata.deletionGracePeriodSeconds, 0);
+    const marked = await store.get('default', 'held');
+    assert.equal(marked.metadata.deletionTimestamp, first.object.metadata.deletionTimestamp);
+    assert.deepEqual(marked.metadata.finalizers, ['example.com/hold']);
+
+    // A second delete leaves the mark as it was.
+    const second = await store.delete('default', 'held');
+    assert.equal(second.object.metadata.deletionTimestamp, first.object.metadata.deletionTimestamp);
+
+    // Removing the last finalizer finishes the deletion.
+    await store.update('default', 'held', (current) => {
+      const next = structuredClone(current!);
+      delete next.metadata.finalizers;
+      return next;
+    });
+    await assert.rejects(store.get('default', 'held'), (e: unknown) => (e as { code?: number }).code === 404);
+  });
+
+  it('a dry-run delete of an object held by a finalizer changes nothing', async () => {
+    const store = configmaps();
+    await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } });
+    const result = await store.delete('default', 'held', { dryRun: true });
+    assert.ok(result.object.metadata.deletionTimestamp !== undefined);
+    const stored = await store.get('default', 'held');
+    assert.equal(stored.metadata.deletionTimestamp, undefined);
+  });
+});

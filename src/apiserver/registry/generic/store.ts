@@ -1,0 +1,533 @@
+/**
+ * The one generic store: create, get, list, update (PUT and PATCH), delete and
+ * watch for any resource, given its strategy. Object metadata is handled here
+ * as upstream does (names and generateName, uid, resourceVersion, generation,
+ * creationTimestamp, finalizers, deletionTimestamp, graceful deletion), and
+ * StorageErrors become API Status errors here, once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FieldError } from '../../../machinery/field-errors.js';
+import { invalid as invalidField, required } from '../../../machinery/field-errors.js';
+import { formatTime, type KubeList, type KubeObject } from '../../../machinery/meta.js';
+import {
+  alreadyExists,
+  badRequest,
+  conflict,
+  expired,
+  invalid,
+  notFound,
+  StatusError,
+  timeout,
+  type GroupResource,
+} from '../../../machinery/status.js';
+import type { ResourceInfo } from '../../../api/scheme.js';
+import { isStorageError } from '../../../storage/errors.js';
+import { decodeContinueToken, encodeContinueToken } from './continue-token.js';
+import type { ObjectEvent, ObjectStorage, ObjectWatch, Predicate } from './object-storage.js';
+import type { Strategy } from './strategy.js';
+
+export interface ListParams {
+  readonly predicate?: Predicate;
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: string;
+}
+
+export interface WriteOptions {
+  readonly dryRun?: boolean;
+  /** Runs after prepare, defaults and validation, before storage (validating admission). */
+  readonly validateAdmission?: (object: KubeObject, old: KubeObject | undefined) => void | Promise<void>;
+}
+
+export interface DeleteParams extends WriteOptions {
+  readonly gracePeriodSeconds?: number;
+  readonly preconditions?: { uid?: string; resourceVersion?: string };
+  readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  /** Upstream's deprecated orphanDependents. */
+  readonly orphanDependents?: boolean;
+}
+
+export interface DeleteResult {
+  readonly object: KubeObject;
+  /** False when the object was only marked (finalizers, graceful deletion) and still exists. */
+  readonly deleted: boolean;
+}
+
+/** How a resource deletes gracefully (pods): the grace period to wait, or 0 to delete at once. */
+export type GracePeriodPolicy = (object: KubeObject, requested: number | undefined) => number;
+
+export interface StoreConfig {
+  readonly resource: ResourceInfo;
+  readonly strategy: Strategy;
+  readonly storage: ObjectStorage;
+  /** The key prefix of this resource, e.g. `/registry/pods` (upstream's layout). */
+  readonly keyPrefix: string;
+  readonly gracePeriod?: GracePeriodPolicy;
+  /** Name rules of the kind: the messages of an invalid name. */
+  readonly validateName: (name: string, prefix: boolean) => string[];
+}
+
+const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+export class GenericStore {
+  readonly resource: ResourceInfo;
+  readonly strategy: Strategy;
+  protected readonly storage: ObjectStorage;
+  protected readonly keyPrefix: string;
+  protected readonly groupResource: GroupResource;
+  protected readonly config: StoreConfig;
+
+  constructor(config: StoreConfig) {
+    this.config = config;
+    this.resource = config.resource;
+    this.strategy = config.strategy;
+    this.storage = config.storage;
+    this.keyPrefix = config.keyPrefix.endsWith('/') ? config.keyPrefix : `${config.keyPrefix}/`;
+    this.groupResource = { group: config.resource.group, resource: config.resource.resource };
+  }
+
+  /** The same store seen through another strategy (a subresource such as status); subclasses keep their class. */
+  withStrategy(strategy: Strategy): GenericStore {
+    const Self = this.constructor as new (config: StoreConfig) => GenericStore;
+    return new Self({ ...this.config, strategy });
+  }
+
+  key(namespace: string | undefined, name: string): string {
+    return this.resource.namespaced ? `${this.keyPrefix}${namespace ?? ''}/${name}` : `${this.keyPrefix}${name}`;
+  }
+
+  /** The prefix holding every object of a namespace (or of all namespaces). */
+  prefix(namespace: string | undefined): string {
+    return this.resource.namespaced && namespace !== undefined && namespace !== '' ? `${this.keyPrefix}${namespace}/` : this.keyPrefix;
+  }
+
+  async get(namespace: string | undefined, name: string): Promise<KubeObject> {
+    const object = await this.translate(name, () => this.storage.get(this.key(namespace, name)));
+    if (object === undefined) throw notFound(this.groupResource, name);
+    return this.withTypeMeta(object);
+  }
+
+  async list(namespace: string | undefined, params: ListParams = {}): Promise<KubeList> {
+    const prefix = this.prefix(namespace);
+    const { revision, afterKey } = await this.listStart(prefix, params);
+    let result;
+    try {
+      result = await this.storage.list(prefix, {
+        ...(revision !== undefined ? { revision } : {}),
+        ...(params.limit !== undefined ? { limit: params.limit } : {}),
+        ...(afterKey !== undefined ? { continueKey: afterKey } : {}),
+        ...(params.predicate !== undefined ? { predicate: params.predicate } : {}),
+      });
+    } catch (e: unknown) {
+      if (isStorageError(e, 'Compacted') && params.continue !== undefined && afterKey !== undefined) {
+        const error = expired(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        );
+        error.status.metadata.continue = encodeContinueToken(prefix, afterKey, -1);
+        throw error;
+      }
+      throw this.translateError(e, '');
+    }
+    const items = result.items.map((o) => this.withTypeMeta(o));
+    return {
+      apiVersion: this.apiVersion(),
+      kind: this.resource.listKind,
+      metadata: {
+        resourceVersion: String(result.revision),
+        ...(result.continueKey !== undefined ? { continue: encodeContinueToken(prefix, result.continueKey, result.revision) } : {}),
+      },
+      items,
+    };
+  }
+
+  private async listStart(prefix: string, params: ListParams): Promise<{ revision?: number; afterKey?: string }> {
+    const rv = params.resourceVersion;
+    const match = params.resourceVersionMatch;
+    if (match !== undefined && match !== '' && (rv === undefined || rv === '')) {
+      throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
+    }
+    if (match !== undefined && match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
+      throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
+    }
+    if (params.continue !== undefined && params.continue !== '') {
+      if (rv !== undefined && rv !== '' && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+      const token = decodeContinueToken(prefix, params.continue);
+      return token.revision > 0 ? { revision: token.revision, afterKey: token.afterKey } : { afterKey: token.afterKey };
+    }
+    if (rv === undefined || rv === '' || rv === '0') {
+      if (match === 'Exact') throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
+      return {};
+    }
+    const revision = parseResourceVersion(rv);
+    const exact = match === 'Exact' || ((match === undefined || match === '') && params.limit !== undefined && params.limit > 0);
+    if (exact) return { revision };
+    // NotOlderThan: the current state is never older than a revision already issued.
+    const current = await this.translate('', () => this.storage.currentRevision());
+    if (revision > current) throw tooLargeResourceVersion(revision, current);
+    return {};
+  }
+
+  async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const object = body;
+    const meta = object.metadata;
+    if (this.resource.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
+    if ((meta.name === undefined || meta.name === '') && meta.generateName !== undefined && meta.generateName !== '') {
+      meta.name = generateName(meta.generateName);
+    }
+    this.strategy.prepareForCreate(object);
+    this.fillCreateMeta(object);
+    this.strategy.defaults(object);
+    this.validateOrThrow(object, [...this.validateMeta(object), ...this.strategy.validate(object)]);
+    await options.validateAdmission?.(object, undefined);
+    const name = meta.name!;
+    if (options.dryRun === true) {
+      const existing = await this.translate(name, () => this.storage.get(this.key(namespace, name)));
+      if (existing !== undefined) throw alreadyExists(this.groupResource, name);
+      return this.withTypeMeta(object);
+    }
+    const created = await this.translate(name, () => this.storage.create(this.key(namespace, name), object));
+    return this.withTypeMeta(created);
+  }
+
+  /**
+   * Update (PUT, PATCH, and the writes of subresources): `compute` gives the new
+   * object from the current one (undefined when it does not exist); it runs
+   * again with the newer object when a concurrent write wins.
+   */
+  async update(
+    namespace: string | undefined,
+    name: string,
+    compute: (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>,
+    options: WriteOptions & { allowCreate?: boolean } = {},
+  ): Promise<{ object: KubeObject; created: boolean }> {
+    const key = this.key(namespace, name);
+    const allowCreate = options.allowCreate ?? this.strategy.allowCreateOnUpdate;
+    let deleteAfter: KubeObject | undefined;
+    let dryRunResult: KubeObject | undefined;
+    const tryUpdate = async (current: KubeObject | undefined): Promise<KubeObject> => {
+      const next = await compute(current === undefined ? undefined : this.withTypeMeta(structuredClone(current)));
+      this.checkIdentity(next, namespace, name);
+      if (current === undefined) {
+        if (!allowCreate) throw notFound(this.groupResource, name);
+        this.strategy.prepareForCreate(next);
+        this.fillCreateMeta(next);
+        this.strategy.defaults(next);
+        this.validateOrThrow(next, [...this.validateMeta(next), ...this.strategy.validate(next)]);
+        await options.validateAdmission?.(next, undefined);
+        if (options.dryRun === true) throw new DryRunDone(next);
+        return next;
+      }
+      const requestedVersion = next.metadata.resourceVersion;
+      if (requestedVersion === undefined || requestedVersion === '') {
+        if (!this.strategy.allowUnconditionalUpdate) {
+          this.validateOrThrow(next, [invalidField('metadata.resourceVersion', '0x0', 'must be specified for an update')]);
+        }
+      } else if (requestedVersion !== current.metadata.resourceVersion) {
+        throw conflict(this.groupResource, name);
+      }
+      this.strategy.prepareForUpdate(next, current);
+      this.fillUpdateMeta(next, current);
+      this.strategy.defaults(next);
+      this.validateOrThrow(next, [...this.validateMeta(next), ...this.validateMetaUpdate(next, current), ...this.strategy.validateUpdate(next, current)]);
+      await options.validateAdmission?.(next, current);
+      if (shouldDeleteDuringUpdate(next)) deleteAfter = next;
+      if (options.dryRun === true) throw new DryRunDone(next);
+      delete next.metadata.resourceVersion;
+      return next;
+    };
+    try {
+      const result = await this.translate(name, () => this.storage.guaranteedUpdate(key, tryUpdate, { allowCreate }));
+      if (deleteAfter !== undefined && !result.created) {
+        // The last finalizer is gone from an object being deleted: finish the deletion.
+        const deleted = await this.translate(name, () =>
+          this.storage.delete(key, (current) => {
+            if (!shouldDeleteDuringUpdate(current)) throw new StatusError({ code: 409, reason: 'Conflict', message: 'object changed during deletion' });
+          }),
+        ).catch((e: unknown) => {
+          if (e instanceof StatusError && e.code === 404) return result.object;
+          throw e;
+        });
+        return { object: this.withTypeMeta(deleted), created: false };
+      }
+      return { object: this.withTypeMeta(result.object), created: result.created };
+    } catch (e: unknown) {
+      if (e instanceof DryRunDone) {
+        dryRunResult = e.object;
+        return { object: this.withTypeMeta(dryRunResult), created: false };
+      }
+      throw e;
+    }
+  }
+
+  async delete(namespace: string | undefined, name: string, params: DeleteParams = {}): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    const current = await this.translate(name, () => this.storage.get(key));
+    if (current === undefined) throw notFound(this.groupResource, name);
+    this.checkPreconditions(current, name, params.preconditions);
+    const finalizers = deletionFinalizers(current, params);
+    const grace = this.config.gracePeriod?.(current, params.gracePeriodSeconds) ?? 0;
+    const needsMarking = finalizers.length > 0 || grace > 0;
+    if (needsMarking) {
+      // Mark the object; whoever holds it (finalizer owner, kubelet) finishes the deletion.
+      // This writes storage directly, as upstream's graceful deletion does: an
+      // update through the strategy would keep the old (absent) deletionTimestamp.
+      const mark = (latest: KubeObject | undefined): KubeObject => {
+        if (latest === undefined) throw notFound(this.groupResource, name);
+        this.checkPreconditions(latest, name, params.preconditions);
+        const meta = latest.metadata;
+        const terminating = meta.deletionTimestamp !== undefined;
+        if (!terminating || (grace > 0 && (meta.deletionGracePeriodSeconds ?? 0) > grace)) {
+          meta.deletionTimestamp = formatTime(new Date(Date.now() + grace * 1000));
+          meta.deletionGracePeriodSeconds = grace;
+        }
+        const wanted = deletionFinalizers(latest, params);
+        meta.finalizers = [...(meta.finalizers ?? []), ...wanted.filter((f) => !(meta.finalizers ?? []).includes(f))];
+        if (meta.finalizers.length === 0) delete meta.finalizers;
+        return latest;
+      };
+      if (params.dryRun === true) {
+        const object = mark(structuredClone(current));
+        return { object: this.withTypeMeta(object), deleted: object.metadata.finalizers === undefined && grace === 0 };
+      }
+      const { object } = await this.translate(name, () => this.storage.guaranteedUpdate(key, mark, { allowCreate: false }));
+      const done = object.metadata.finalizers === undefined && grace === 0;
+      return { object: this.withTypeMeta(object), deleted: done };
+    }
+    if (params.dryRun === true) return { object: this.withTypeMeta(current), deleted: true };
+    const deleted = await this.translate(name, () =>
+      this.storage.delete(key, (latest) => this.checkPreconditions(latest, name, params.preconditions)),
+    );
+    return { object: this.withTypeMeta(deleted), deleted: true };
+  }
+
+  /** Watch from `resourceVersion`; "" or "0" starts with the current state as ADDED events. */
+  async watch(namespace: string | undefined, params: { resourceVersion?: string; predicate?: Predicate }): Promise<StoreWatch> {
+    const prefix = this.prefix(namespace);
+    const rv = params.resourceVersion;
+    const fix = (o: KubeObject): KubeObject => this.withTypeMeta(o);
+    if (rv === undefined || rv === '' || rv === '0') {
+      const list = await this.translate('', () => this.storage.list(prefix, params.predicate !== undefined ? { predicate: params.predicate } : {}));
+      const watch = this.storage.watch(prefix, list.revision, params.predicate);
+      return newStoreWatch(list.items.map(fix), list.revision, watch, fix);
+    }
+    const revision = parseResourceVersion(rv);
+    return newStoreWatch([], revision, this.storage.watch(prefix, revision, params.predicate), fix);
+  }
+
+  // ---- helpers
+
+  apiVersion(): string {
+    return this.resource.group === '' ? this.resource.version : `${this.resource.group}/${this.resource.version}`;
+  }
+
+  /** Objects are stored with apiVersion and kind; make sure they are the served version's. */
+  withTypeMeta(object: KubeObject): KubeObject {
+    if (object.apiVersion === this.apiVersion() && object.kind === this.resource.kind) return object;
+    const { apiVersion: _, kind: __, ...rest } = object;
+    return { apiVersion: this.apiVersion(), kind: this.resource.kind, ...rest } as KubeObject;
+  }
+
+  private fillCreateMeta(object: KubeObject): void {
+    const meta = object.metadata;
+    meta.uid = randomUUID();
+    meta.creationTimestamp = formatTime(new Date());
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (this.strategy.generation) meta.generation = 1;
+    else delete meta.generation;
+  }
+
+  private fillUpdateMeta(object: KubeObject, old: KubeObject): void {
+    const meta = object.metadata;
+    const oldMeta = old.metadata;
+    // Server-owned fields are kept as they were, whatever the client sent.
+    meta.uid = oldMeta.uid;
+    meta.creationTimestamp = oldMeta.creationTimestamp;
+    if (oldMeta.deletionTimestamp !== undefined) {
+      meta.deletionTimestamp = oldMeta.deletionTimestamp;
+      if (oldMeta.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    } else {
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+    }
+    delete meta.selfLink;
+    if (this.strategy.generation) {
+      const oldGeneration = oldMeta.generation ?? 1;
+      meta.generation = specChanged(object, old) ? oldGeneration + 1 : oldGeneration;
+    } else if (oldMeta.generation !== undefined) {
+      meta.generation = oldMeta.generation;
+    } else {
+      delete meta.generation;
+    }
+  }
+
+  private validateMeta(object: KubeObject): FieldError[] {
+    const meta = object.metadata;
+    const errors: FieldError[] = [];
+    if (meta.name === undefined || meta.name === '') {
+      errors.push(required('metadata.name', 'name or generateName is required'));
+    } else {
+      for (const message of this.config.validateName(meta.name, false)) errors.push(invalidField('metadata.name', meta.name, message));
+    }
+    return errors;
+  }
+
+  private validateMetaUpdate(object: KubeObject, old: KubeObject): FieldError[] {
+    void object;
+    void old;
+    return [];
+  }
+
+  private validateOrThrow(object: KubeObject, errors: FieldError[]): void {
+    if (errors.length > 0) {
+      throw invalid({ group: this.resource.group, kind: this.resource.kind }, object.metadata.name ?? object.metadata.generateName ?? '', errors);
+    }
+  }
+
+  private checkIdentity(object: KubeObject, namespace: string | undefined, name: string): void {
+    if (object.metadata.name !== name) {
+      throw badRequest(`the name of the object (${object.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+    }
+    if (this.resource.namespaced) {
+      const ns = object.metadata.namespace;
+      if (ns !== undefined && ns !== '' && ns !== namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      object.metadata.namespace = namespace;
+    }
+  }
+
+  private checkPreconditions(object: KubeObject, name: string, preconditions: DeleteParams['preconditions']): void {
+    if (preconditions === undefined) return;
+    if (preconditions.uid !== undefined && preconditions.uid !== object.metadata.uid) {
+      throw conflict(
+        this.groupResource,
+        name,
+        `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${object.metadata.uid ?? ''}`,
+      );
+    }
+    if (preconditions.resourceVersion !== undefined && preconditions.resourceVersion !== object.metadata.resourceVersion) {
+      throw conflict(
+        this.groupResource,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${object.metadata.resourceVersion ?? ''}`,
+      );
+    }
+  }
+
+  private async translate<T>(name: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (e: unknown) {
+      throw this.translateError(e, name);
+    }
+  }
+
+  private translateError(e: unknown, name: string): unknown {
+    if (!isStorageError(e)) return e;
+    switch (e.code) {
+      case 'KeyNotFound':
+        return notFound(this.groupResource, name);
+      case 'KeyExists':
+        return alreadyExists(this.groupResource, name);
+      case 'Conflict':
+        return conflict(this.groupResource, name);
+      case 'Compacted':
+        return expired(`too old resource version: ${e.message}`);
+      case 'FutureRevision':
+        return tooLargeResourceVersion(0, e.currentRevision ?? 0);
+      case 'TooLarge':
+        return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+      case 'InvalidArgument':
+        return badRequest(e.message);
+      case 'Unavailable':
+      case 'Closed':
+        return new StatusError({ code: 503, reason: 'ServiceUnavailable', message: 'the storage is unavailable; please try again' }, { cause: e });
+      default:
+        return e;
+    }
+  }
+}
+
+class DryRunDone extends Error {
+  constructor(readonly object: KubeObject) {
+    super('dry run');
+  }
+}
+
+/** `resourceVersion` must be a non-negative integer. */
+export function parseResourceVersion(rv: string): number {
+  if (!/^\d+$/.test(rv)) throw badRequest(`invalid resource version "${rv}"`);
+  return Number(rv);
+}
+
+function tooLargeResourceVersion(requested: number, current: number): StatusError {
+  const e = timeout(`Too large resource version: ${requested}, current: ${current}`, 1);
+  e.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };
+  return e;
+}
+
+function generateName(base: string): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += GENERATE_CHARS[Math.floor(Math.random() * GENERATE_CHARS.length)];
+  // Upstream keeps names under 63 characters by trimming the base.
+  return `${base.length > 58 ? base.slice(0, 58) : base}${suffix}`;
+}
+
+/** Everything but metadata and status: a change there bumps the generation. Key order does not count. */
+function specChanged(object: KubeObject, old: KubeObject): boolean {
+  return stableStringify(stripMetaStatus(object)) !== stableStringify(stripMetaStatus(old));
+}
+
+function stripMetaStatus(o: KubeObject): Record<string, unknown> {
+  const { metadata: _, status: __, apiVersion: ___, kind: ____, ...rest } = o;
+  return rest;
+}
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The finalizers a delete with this propagation policy adds (upstream's garbage-collection finalizers). */
+function deletionFinalizers(object: KubeObject, params: DeleteParams): string[] {
+  const existing = object.metadata.finalizers ?? [];
+  const policy = params.propagationPolicy ?? (params.orphanDependents === true ? 'Orphan' : undefined);
+  const added: string[] = [];
+  if (policy === 'Orphan' && !existing.includes('orphan')) added.push('orphan');
+  if (policy === 'Foreground' && !existing.includes('foregroundDeletion')) added.push('foregroundDeletion');
+  return [...existing, ...added];
+}
+
+/** An object being deleted whose finalizers are all gone and whose grace period is over. */
+function shouldDeleteDuringUpdate(object: KubeObject): boolean {
+  const meta = object.metadata;
+  return meta.deletionTimestamp !== undefined && (meta.finalizers === undefined || meta.finalizers.length === 0) && (meta.deletionGracePeriodSeconds ?? 0) === 0;
+}
+
+/** A watch as the store gives it: first `initialEvents` synthetic ADDED events, then the changes after `startRevision`. */
+export interface StoreWatch extends AsyncIterable<ObjectEvent> {
+  readonly initialEvents: number;
+  readonly startRevision: number;
+  cancel(): void;
+}
+
+function newStoreWatch(items: KubeObject[], revision: number, watch: ObjectWatch, fix: (o: KubeObject) => KubeObject): StoreWatch {
+  return {
+    initialEvents: items.length,
+    startRevision: revision,
+    cancel: () => watch.cancel(),
+    async *[Symbol.asyncIterator]() {
+      for (const object of items) yield { type: 'ADDED', object, revision };
+      for await (const event of watch) yield { ...event, object: fix(event.object) };
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The request pipeline, in the order upstream runs it. Read top to bottom:
+ * this is the whole path of a request through the API server.
+ *
+ *   panic recovery → request info → authentication → (audit, impersonation,
+ *   priority and fairness, authorization: later issues) → the handler
+ *
+ * The handler of a resource request runs mutating admission, the strategy's
+ * prepare and validate, validating admission, and then storage (see
+ * endpoints/installer.ts and registry/generic/store.ts).
+ */
+import type { Filter, Handler } from './context.js';
+import { withAuthentication } from './filters/with-authentication.js';
+import { withPanicRecovery } from './filters/with-panic-recovery.js';
+import { withRequestInfo } from './filters/with-request-info.js';
+import type { ErrorLogger } from './response.js';
+
+export interface ChainOptions {
+  readonly log: ErrorLogger;
+}
+
+/** The filters, outermost first. */
+export function filters(options: ChainOptions): Filter[] {
+  return [withPanicRecovery(options.log), withRequestInfo, withAuthentication];
+}
+
+/** Wrap the handler in the filters: the first filter sees the request first. */
+export function buildHandlerChain(handler: Handler, options: ChainOptions): Handler {
+  return filters(options).reduceRight<Handler>((next, filter) => filter(next), handler);
+}

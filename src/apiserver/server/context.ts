@@ -1,0 +1,38 @@
+/**
+ * One request as it travels the filter chain: the raw request and response,
+ * what it asks for (RequestInfo), and who sent it (once authenticated).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { RequestInfo } from './request-info.js';
+
+export type HttpRequest = IncomingMessage | Http2ServerRequest;
+export type HttpResponse = ServerResponse | Http2ServerResponse;
+
+export interface UserInfo {
+  readonly name: string;
+  readonly groups: readonly string[];
+  readonly uid?: string;
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface RequestContext {
+  readonly req: HttpRequest;
+  readonly res: HttpResponse;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  /** Set by withRequestInfo. */
+  info: RequestInfo;
+  /** Set by withAuthentication. */
+  user: UserInfo | undefined;
+  /** When the request arrived (process.hrtime.bigint()). */
+  readonly start: bigint;
+  /** Warnings to send in Warning headers (added by handlers and admission). */
+  readonly warnings: string[];
+}
+
+/** A step of the request pipeline: it handles the request or passes it on. */
+export type Handler = (ctx: RequestContext) => Promise<void>;
+
+/** A filter wraps the rest of the chain. */
+export type Filter = (next: Handler) => Handler;

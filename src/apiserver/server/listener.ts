@@ -1,0 +1,88 @@
+/**
+ * The secure listener: one HTTPS port serving HTTP/2 (negotiated with ALPN)
+ * and HTTP/1.1 (kubectl's exec, attach and port-forward upgrade HTTP/1.1
+ * connections). Client certificates are requested but not required: a request
+ * without one is anonymous, and authentication decides what it may do.
+ */
+import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import type { Handler, RequestContext } from './context.js';
+import { parseRequestInfo } from './request-info.js';
+
+export interface ListenerOptions {
+  readonly cert: string;
+  readonly key: string;
+  /** CA bundle that client certificates are verified against. */
+  readonly clientCA: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface Listener {
+  readonly server: Http2SecureServer;
+  readonly port: number;
+  /** Stop accepting; resolves when every connection has closed (callers end watches first). */
+  close(): Promise<void>;
+  /** Close every connection: HTTP/2 sessions with GOAWAY, then any socket still open. */
+  closeConnections(): void;
+}
+
+export async function listen(options: ListenerOptions, handler: Handler): Promise<Listener> {
+  const server = createSecureServer({
+    cert: options.cert,
+    key: options.key,
+    ca: options.clientCA,
+    requestCert: true,
+    rejectUnauthorized: false,
+    allowHTTP1: true,
+    // Many concurrent watches share one HTTP/2 connection (client-go multiplexes them).
+    settings: { maxConcurrentStreams: 1000 },
+  });
+  server.on('request', (req: Http2ServerRequest, res: Http2ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'https://apiserver');
+    const ctx: RequestContext = {
+      req,
+      res,
+      path: url.pathname,
+      query: url.searchParams,
+      info: parseRequestInfo('GET', '/', url.searchParams),
+      user: undefined,
+      start: process.hrtime.bigint(),
+      warnings: [],
+    };
+    void handler(ctx);
+  });
+  // A broken client connection must never take the server down.
+  server.on('sessionError', () => {});
+  server.on('tlsClientError', () => {});
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const sockets = new Set<import('node:tls').TLSSocket>();
+  server.on('secureConnection', (socket: import('node:tls').TLSSocket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const sessions = new Set<import('node:http2').ServerHttp2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+      }),
+    closeConnections: () => {
+      for (const session of sessions) session.close();
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * What a request asks for, read from its method, path and query the way
+ * upstream's RequestInfoFactory reads them:
+ *
+ *   /api/v1/namespaces/default/pods/web/status   → update pods/status "web" in "default"
+ *   /apis/apps/v1/deployments?watch=true         → watch deployments in all namespaces
+ *   /healthz                                     → a non-resource request
+ *
+ * Authorization, priority and fairness, audit and the handlers all read it.
+ */
+
+export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy' | string;
+
+export interface RequestInfo {
+  readonly isResourceRequest: boolean;
+  readonly path: string;
+  /** The API verb (get, list, watch, create, …) for resource requests; the lower-case HTTP method otherwise. */
+  readonly verb: RequestVerb;
+  /** `api` or `apis` for resource requests. */
+  readonly apiPrefix: string;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly namespace: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly name: string;
+  /** The path segments after the version. */
+  readonly parts: readonly string[];
+}
+
+/** Subresources of a namespace, which keep `/namespaces/{name}/…` meaning the namespace itself. */
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+
+export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const nonResource: RequestInfo = {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+  };
+  const segments = path.split('/').filter((s) => s !== '');
+  let rest: string[];
+  let apiPrefix: string;
+  let apiGroup = '';
+  let apiVersion: string;
+  if (segments[0] === 'api' && segments.length >= 2) {
+    apiPrefix = 'api';
+    apiVersion = segments[1]!;
+    rest = segments.slice(2);
+  } else if (segments[0] === 'apis' && segments.length >= 3) {
+    apiPrefix = 'apis';
+    apiGroup = segments[1]!;
+    apiVersion = segments[2]!;
+    rest = segments.slice(3);
+  } else {
+    return nonResource;
+  }
+  if (rest.length === 0) return { ...nonResource, apiPrefix, apiGroup, apiVersion };
+
+  let verb: RequestVerb = '';
+  // The deprecated /watch/ prefix: /api/v1/watch/namespaces/default/pods
+  if (rest[0] === 'watch') {
+    verb = 'watch';
+    rest = rest.slice(1);
+  }
+  let namespace = '';
+  if (rest[0] === 'namespaces') {
+    if (rest.length > 1) {
+      namespace = rest[1]!;
+      if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) rest = rest.slice(2);
+    }
+  }
+  const resource = rest[0] ?? '';
+  const name = rest[1] ?? '';
+  const subresource = rest[2] ?? '';
+
+  if (verb === '') {
+    switch (method.toUpperCase()) {
+      case 'POST':
+        verb = 'create';
+        break;
+      case 'GET':
+      case 'HEAD':
+        verb = name !== '' ? 'get' : isWatch(query) ? 'watch' : 'list';
+        break;
+      case 'PUT':
+        verb = 'update';
+        break;
+      case 'PATCH':
+        verb = 'patch';
+        break;
+      case 'DELETE':
+        verb = name !== '' ? 'delete' : 'deletecollection';
+        break;
+      default:
+        verb = method.toLowerCase();
+    }
+  }
+  return { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts: rest };
+}
+
+function isWatch(query: URLSearchParams): boolean {
+  const value = query.get('watch');
+  return value === 'true' || value === '1';
+}

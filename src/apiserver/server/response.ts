@@ -1,0 +1,108 @@
+/**
+ * Writing responses: objects in the negotiated encoding, and errors as Status
+ * objects whose HTTP status is their code. An error that is not a StatusError
+ * is a bug: the client gets a plain 500 Status, the log gets the detail, and no
+ * stack trace ever reaches the client.
+ */
+import { stringify as toYaml } from 'yaml';
+import { internalError, StatusError, type Status } from '../../machinery/status.js';
+import type { RequestContext } from './context.js';
+
+export interface Encoding {
+  readonly encoding: 'json' | 'yaml';
+  readonly contentType: string;
+}
+
+const JSON_ENCODING: Encoding = { encoding: 'json', contentType: 'application/json' };
+
+export function encodeBody(value: unknown, encoding: Encoding): string {
+  return encoding.encoding === 'yaml' ? toYaml(value) : JSON.stringify(value);
+}
+
+export function writeObject(ctx: RequestContext, code: number, value: unknown, encoding: Encoding = JSON_ENCODING): void {
+  const body = encodeBody(value, encoding);
+  const res = ctx.res;
+  if (res.headersSent) return;
+  writeWarnings(ctx);
+  res.writeHead(code, {
+    'content-type': encoding.contentType,
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-cache, private',
+  });
+  if (ctx.req.method === 'HEAD') res.end();
+  else res.end(body);
+}
+
+/** Warning headers in upstream's form: `299 - "text"`. */
+export function writeWarnings(ctx: RequestContext): void {
+  if (ctx.warnings.length > 0 && !ctx.res.headersSent) {
+    ctx.res.setHeader('warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  }
+}
+
+export type ErrorLogger = (message: string, detail: Record<string, unknown>) => void;
+
+/** Write any error as a Status; log what is not a StatusError (a bug or an outage). */
+export function writeError(ctx: RequestContext, error: unknown, log: ErrorLogger): void {
+  let status: StatusError;
+  if (error instanceof StatusError) {
+    status = error;
+    if (status.code >= 500) log('request failed', { path: ctx.path, verb: ctx.info.verb, error: describe(error) });
+  } else {
+    log('internal error', { path: ctx.path, verb: ctx.info.verb, error: describe(error) });
+    status = internalError(error);
+  }
+  if (ctx.res.headersSent) {
+    // A stream already started (a watch): nothing more can be said on it.
+    ctx.res.end();
+    return;
+  }
+  if (status.status.details?.retryAfterSeconds !== undefined && status.status.details.retryAfterSeconds > 0) {
+    ctx.res.setHeader('retry-after', String(status.status.details.retryAfterSeconds));
+  }
+  writeObject(ctx, status.code, statusBody(status.status));
+}
+
+/**
+ * A Status as upstream's encoder writes it: fields in the Go struct's order,
+ * empty ones left out (every field of Status, StatusDetails and StatusCause is
+ * omitempty except code).
+ */
+export function statusBody(status: Status): Record<string, unknown> {
+  const body: Record<string, unknown> = { kind: 'Status', apiVersion: 'v1', metadata: compact({ ...status.metadata }) };
+  if (status.status !== undefined) body.status = status.status;
+  if (nonEmpty(status.message)) body.message = status.message;
+  if (nonEmpty(status.reason)) body.reason = status.reason;
+  const d = status.details;
+  if (d !== undefined) {
+    const details = compact({
+      name: d.name,
+      group: d.group,
+      kind: d.kind,
+      uid: d.uid,
+      causes: d.causes?.map((c) => compact({ reason: c.reason, message: c.message, field: c.field })),
+      retryAfterSeconds: d.retryAfterSeconds,
+    });
+    if (Object.keys(details).length > 0) body.details = details;
+  }
+  body.code = status.code;
+  return body;
+}
+
+function nonEmpty(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '' && value !== 0 && !(Array.isArray(value) && value.length === 0);
+}
+
+function compact(object: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) if (nonEmpty(value)) out[key] = value;
+  return out;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause === undefined ? '' : ` (cause: ${describe(error.cause)})`;
+    return `${error.stack ?? error.message}${cause}`;
+  }
+  return String(error);
+}

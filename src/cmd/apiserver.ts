@@ -1,0 +1,89 @@
+/**
+ * `k8ts apiserver`: the API server alone, with upstream's flag names. Without
+ * --tls-cert-file it makes (or reuses) the cluster PKI in the data directory;
+ * without --etcd-servers it keeps the state in <data-dir>/db/state.db.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { Command, Option } from 'commander';
+import { startApiServer } from '../apiserver/apiserver.js';
+import { newLogger } from '../machinery/logger.js';
+import { describeStorage, openStorage } from '../storage/open-storage.js';
+import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, kubernetesServiceIP } from './network-defaults.js';
+import { ensureClusterPki } from './pki/cluster-pki.js';
+import { parsePort } from './server.js';
+import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
+
+interface ApiServerFlags extends StorageFlags {
+  securePort: number;
+  bindAddress: string;
+  advertiseAddress: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  clientCaFile?: string;
+  serviceClusterIpRange: string;
+}
+
+export function apiserverCommand(): Command {
+  const command = new Command('apiserver').description('run the API server: the cluster\'s single gateway, the only component that touches storage');
+  addStorageFlags(command, '.k8ts')
+    .addOption(new Option('--secure-port <port>', 'HTTPS port').default(6443).argParser(parsePort))
+    .addOption(new Option('--bind-address <ip>', 'address to listen on').default('0.0.0.0'))
+    .addOption(new Option('--advertise-address <ip>', 'address the cluster reaches this server at').default(DEFAULT_NODE_IP))
+    .addOption(new Option('--tls-cert-file <path>', 'serving certificate (default: <data-dir>/pki/apiserver.crt, made if missing)'))
+    .addOption(new Option('--tls-private-key-file <path>', 'serving key'))
+    .addOption(new Option('--client-ca-file <path>', 'CA that signs client certificates (default: <data-dir>/pki/ca.crt)'))
+    .addOption(new Option('--service-cluster-ip-range <cidr>', 'the range Service clusterIPs come from').default(DEFAULT_SERVICE_CLUSTER_IP_RANGE));
+  return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
+}
+
+async function runApiServer(flags: ApiServerFlags): Promise<void> {
+  const log = newLogger('apiserver');
+  mkdirSync(flags.dataDir, { recursive: true });
+  const serviceIP = kubernetesServiceIP(flags.serviceClusterIpRange);
+  let tls: { cert: string; key: string; clientCA: string };
+  if (flags.tlsCertFile !== undefined || flags.tlsPrivateKeyFile !== undefined) {
+    if (flags.tlsCertFile === undefined || flags.tlsPrivateKeyFile === undefined || flags.clientCaFile === undefined) {
+      throw new Error('--tls-cert-file, --tls-private-key-file and --client-ca-file must be given together');
+    }
+    tls = { cert: readFileSync(flags.tlsCertFile, 'utf8'), key: readFileSync(flags.tlsPrivateKeyFile, 'utf8'), clientCA: readFileSync(flags.clientCaFile, 'utf8') };
+  } else {
+    const pki = await ensureClusterPki({
+      dataDir: flags.dataDir,
+      serverUrl: `https://${flags.advertiseAddress}:${flags.securePort}`,
+      nodeIps: [flags.advertiseAddress],
+      hostName: hostname(),
+      serviceClusterIp: serviceIP,
+      nodeName: hostname(),
+    });
+    tls = { cert: readFileSync(pki.servingCert, 'utf8'), key: readFileSync(pki.servingKey, 'utf8'), clientCA: readFileSync(pki.caCert, 'utf8') };
+    process.stdout.write(`export KUBECONFIG=${pki.adminKubeconfig}\n`);
+  }
+  const config = storageConfigFromFlags(flags);
+  log.info({ store: describeStorage(config) }, 'opening the store');
+  const storage = await openStorage(config);
+  const server = await startApiServer({
+    storage,
+    storagePrefix: flags.etcdPrefix,
+    tls,
+    bindAddress: flags.bindAddress,
+    securePort: flags.securePort,
+    advertiseAddress: flags.advertiseAddress,
+    kubernetesServiceIP: serviceIP,
+    log,
+  });
+  process.stdout.write(`apiserver: serving on https://${flags.advertiseAddress}:${server.port}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  log.info('shutting down');
+  await server.close();
+  await storage.close();
+  process.stdout.write('apiserver: stopped\n');
+}

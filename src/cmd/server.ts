@@ -1,0 +1,134 @@
+/**
+ * `k8ts server`: the all-in-one cluster on this machine. It makes the PKI on
+ * first start, runs each component as its own process (today the API server;
+ * the controller manager, scheduler, kubelet and proxy join it as they are
+ * built), restarts one that crashes, and stops them all on SIGINT/SIGTERM.
+ */
+import { mkdirSync } from 'node:fs';
+import { request } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import { describeStorage } from '../storage/open-storage.js';
+import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP } from './network-defaults.js';
+import { ensureClusterPki } from './pki/cluster-pki.js';
+import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
+import { Supervisor } from './supervisor.js';
+
+interface ServerFlags extends StorageFlags {
+  securePort: number;
+  serviceClusterIpRange: string;
+  nodeIp: string;
+}
+
+export function serverCommand(): Command {
+  const command = new Command('server').description('run a cluster on this machine (the main job of `npm start`)');
+  addStorageFlags(command, '.k8ts')
+    .addOption(new Option('--secure-port <port>', 'HTTPS port of the API server (0: pick a free one)').default(6443).argParser(parsePort))
+    .addOption(new Option('--service-cluster-ip-range <cidr>', 'the range Service clusterIPs come from').default(DEFAULT_SERVICE_CLUSTER_IP_RANGE))
+    .addOption(new Option('--node-ip <ip>', 'this node\'s address').default(DEFAULT_NODE_IP));
+  return command.action(async (flags: ServerFlags) => runServer(flags));
+}
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new Error(`invalid port "${value}": must be an integer from 0 to 65535`);
+  }
+  return port;
+}
+
+const out = (line: string): void => void process.stdout.write(`${line}\n`);
+
+async function runServer(flags: ServerFlags): Promise<void> {
+  const dataDir = resolve(flags.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const port = flags.securePort === 0 ? await freePort() : flags.securePort;
+  const serverUrl = `https://${flags.nodeIp}:${port}`;
+  out(`k8ts server: data directory ${dataDir}`);
+  const pki = await ensureClusterPki({
+    dataDir,
+    serverUrl,
+    nodeIps: [flags.nodeIp],
+    hostName: hostname(),
+    serviceClusterIp: kubernetesServiceIP(flags.serviceClusterIpRange),
+    nodeName: hostname(),
+  });
+  out(`pki: ${pki.written.length > 0 ? `wrote ${pki.written.length} files in` : 'reusing'} ${pki.pkiDir}`);
+  out(`store: ${describeStorage(storageConfigFromFlags({ ...flags, dataDir }))}`);
+
+  const supervisor = new Supervisor(join(dataDir, 'logs'), {
+    onExit: (name, code, signal, restartInMs) => {
+      if (restartInMs !== undefined) out(`${name}: exited (${signal ?? `code ${code}`}); restarting in ${restartInMs} ms`);
+    },
+  });
+  const storageArgs = [
+    '--data-dir',
+    dataDir,
+    '--etcd-prefix',
+    flags.etcdPrefix,
+    ...(flags.etcdServers !== undefined ? ['--etcd-servers', flags.etcdServers] : []),
+  ];
+  supervisor.start({
+    name: 'apiserver',
+    args: [
+      'apiserver',
+      ...storageArgs,
+      '--secure-port',
+      String(port),
+      '--advertise-address',
+      flags.nodeIp,
+      '--service-cluster-ip-range',
+      flags.serviceClusterIpRange,
+      '--tls-cert-file',
+      pki.servingCert,
+      '--tls-private-key-file',
+      pki.servingKey,
+      '--client-ca-file',
+      pki.caCert,
+    ],
+  });
+
+  let stopping = false;
+  const stopped = new Promise<void>((resolveStop) => {
+    const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
+      resolveStop();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  const ready = await Promise.race([waitReady(serverUrl, pki.caCert, () => stopping).then(() => true), stopped.then(() => false)]);
+  if (ready) {
+    out(`api server: ready at ${serverUrl} (log: ${join(dataDir, 'logs', 'apiserver.log')})`);
+    out('');
+    out(`export KUBECONFIG=${pki.adminKubeconfig}`);
+    out('kubectl get namespaces');
+  }
+  await stopped;
+  out('stopping…');
+  await supervisor.stop();
+  out('stopped');
+}
+
+/** Poll /readyz until it answers 200 (a condition, not a fixed wait). */
+async function waitReady(serverUrl: string, caFile: string, cancelled: () => boolean): Promise<void> {
+  const ca = readFileSync(caFile, 'utf8');
+  const deadline = Date.now() + 120_000;
+  while (!cancelled()) {
+    const status = await new Promise<number>((done) => {
+      const req = request(`${serverUrl}/readyz`, { ca, timeout: 2000 }, (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      });
+      req.on('error', () => done(0));
+      req.on('timeout', () => req.destroy());
+      req.end();
+    });
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`the API server did not become ready at ${serverUrl} within 120 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,487 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  closed,
+  compacted,
+  conflict,
+  futureRevision,
+  invalidArgument,
+  keyExists,
+  keyNotFound,
+  StorageError,
+  tooLarge,
+  unavailable,
+} from '../errors.js';
+import {
+  MAX_VALUE_BYTES,
+  prefixEnd,
+  type DeleteResult,
+  type KeyValue,
+  type ListOptions,
+  type ListResult,
+  type Storage,
+  type StorageEvent,
+  type StorageWatch,
+} from '../interface.js';
+import { WatchStream } from '../watch-stream.js';
+import { initSchema, SCHEMA_VERSION, type SynchronousLevel } from './schema.js';
+import {
+  Statements,
+  type CurrentRow,
+  type KeyRange,
+  type ListRow,
+  type ReplayRow,
+  type RevisionsRow,
+} from './statements.js';
+import { WatcherHub } from './watcher-hub.js';
+import { GroupCommitQueue, type GroupCommitStats } from './write-queue.js';
+
+/** Options of {@link openSqliteStorage}. */
+export interface SqliteStorageOptions {
+  /** The database file (`db/state.db` of the data directory); its directory is created if missing. */
+  readonly path: string;
+  /**
+   * Durability of a commit. Default FULL: the WAL is fsynced at every commit,
+   * so an acknowledged write survives power loss, as etcd's would. Group commit
+   * is what makes FULL affordable: one fsync serves a whole batch of concurrent
+   * writes. NORMAL skips that fsync (a process crash still loses nothing).
+   */
+  readonly synchronous?: SynchronousLevel;
+  /**
+   * Periodic compaction, like upstream's --etcd-compaction-interval (default 5
+   * minutes; 0 disables it). Each tick compacts to the revision that was current
+   * at the previous tick, so at least one interval of history stays readable.
+   */
+  readonly compactIntervalMs?: number;
+  /**
+   * How long opening waits for another process to release the file (default 5
+   * seconds) before failing with Unavailable; a store holds its file exclusively.
+   */
+  readonly lockTimeoutMs?: number;
+}
+
+/** Upstream's --etcd-compaction-interval default. */
+export const DEFAULT_COMPACT_INTERVAL_MS = 5 * 60 * 1000;
+
+/** At most this many revisions are compacted per transaction; the event loop runs between chunks. */
+const COMPACT_CHUNK = 10_000;
+
+/**
+ * A list at an older revision checks whether anything under the prefix changed
+ * since (and then reads the current table) only when fewer revisions than this
+ * have passed; the check scans the log from that revision on.
+ */
+const CHANGED_SCAN_LIMIT = 8192;
+
+/** A watch replay from further back than this many revisions scans the name index instead of the log's tail. */
+const REPLAY_BY_NAME_AFTER = 8192;
+
+interface OpBase {
+  readonly key: string;
+  readonly reject: (e: unknown) => void;
+  error?: StorageError;
+}
+interface CreateOp extends OpBase {
+  readonly kind: 'create';
+  readonly value: Uint8Array;
+  readonly resolve: (kv: KeyValue) => void;
+  result?: KeyValue;
+}
+interface UpdateOp extends OpBase {
+  readonly kind: 'update';
+  readonly value: Uint8Array;
+  readonly expected: number;
+  readonly resolve: (kv: KeyValue) => void;
+  result?: KeyValue;
+}
+interface DeleteOp extends OpBase {
+  readonly kind: 'delete';
+  readonly expected: number | undefined;
+  readonly resolve: (result: DeleteResult) => void;
+  result?: DeleteResult;
+}
+type WriteOp = CreateOp | UpdateOp | DeleteOp;
+
+/**
+ * The embedded storage backend (the cluster's default, as kine is k3s's): a
+ * sqlite file holding a log of every write, whose row id is the revision, and
+ * a table of each live key's current row.
+ *
+ * - Writes are group-committed ({@link GroupCommitQueue}): each call queues an
+ *   operation; the queue is flushed in one transaction on the next turn of the
+ *   event loop. Compare-and-swap checks run inside the transaction in queue
+ *   order, so later operations see earlier ones; a failed check writes nothing.
+ *   No promise settles before its transaction has committed.
+ * - Watches are fed in-process right after each commit ({@link WatcherHub}); a
+ *   new watch replays the log and registers in one synchronous step, so it sees
+ *   every event after its start revision exactly once. Only this process may
+ *   write the file (it holds an exclusive lock).
+ * - Compaction deletes superseded rows and tombstones up to a revision, on
+ *   request and periodically.
+ */
+export class SqliteStorage implements Storage {
+  private readonly db: Database.Database;
+  private readonly sql: Statements;
+  private readonly hub = new WatcherHub();
+  private readonly queue: GroupCommitQueue<WriteOp>;
+  private readonly runBatch: (batch: WriteOp[], events: StorageEvent[]) => number;
+  private readonly timer: NodeJS.Timeout | undefined;
+  /** Revision of the last committed write. */
+  private revision: number;
+  private compactRev: number;
+  /** Compactions run one at a time, in call order. */
+  private compaction: Promise<void> = Promise.resolve();
+  /** The revision current at the previous compaction tick. */
+  private tickRevision: number;
+  private closed = false;
+
+  /** Use {@link openSqliteStorage}. `db` must have the schema ({@link initSchema}). */
+  constructor(db: Database.Database, options: { compactIntervalMs?: number } = {}) {
+    this.db = db;
+    this.sql = new Statements(db);
+    const version = this.sql.getMeta('schema_version');
+    if (version !== SCHEMA_VERSION) {
+      throw unavailable(
+        `sqlite store "${db.name}" has schema version ${version}; this build reads version ${SCHEMA_VERSION}`,
+      );
+    }
+    this.revision = this.sql.lastRevision();
+    this.compactRev = this.sql.getMeta('compact_revision');
+    this.tickRevision = this.revision;
+    this.queue = new GroupCommitQueue((batch) => this.commit(batch));
+    this.runBatch = db.transaction((batch: WriteOp[], events: StorageEvent[]): number => {
+      let last = 0;
+      for (const op of batch) last = this.apply(op, events) || last;
+      return last;
+    });
+    const interval = options.compactIntervalMs ?? DEFAULT_COMPACT_INTERVAL_MS;
+    if (interval > 0) {
+      this.timer = setInterval(() => this.onCompactTick(), interval);
+      this.timer.unref(); // compaction alone never keeps the process alive
+    }
+  }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    this.assertOpen();
+    checkKey(key);
+    const row = this.sql.getCurrent.get(key);
+    return row === undefined ? undefined : currentKv(key, row);
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    this.assertOpen();
+    if (typeof prefix !== 'string') throw invalidArgument('prefix must be a string');
+    const limit = options.limit ?? 0;
+    if (!Number.isSafeInteger(limit) || limit < 0) throw invalidArgument(`invalid limit ${String(limit)}`);
+    let revision = options.revision ?? 0;
+    if (!Number.isSafeInteger(revision) || revision < 0) throw invalidArgument(`invalid revision ${String(revision)}`);
+    if (revision === 0) revision = this.revision;
+    if (revision > this.revision) throw futureRevision(revision, this.revision);
+    if (revision < this.compactRev) throw compacted(revision, this.compactRev);
+
+    const range: KeyRange = { prefix, end: prefixEnd(prefix), after: options.continueFrom };
+    const fetch = limit > 0 ? limit + 1 : -1;
+    // The current table serves the current revision, and an older one (a later
+    // page of a paged list) when nothing in the range has changed since.
+    const fromCurrent =
+      revision === this.revision ||
+      (this.revision - revision <= CHANGED_SCAN_LIMIT && !this.sql.changedSince(range, revision));
+    const rows = fromCurrent ? this.sql.listCurrent(range, fetch) : this.sql.listAt(range, revision, fetch);
+    const more = limit > 0 && rows.length > limit;
+    if (more) rows.length = limit;
+    return { items: rows.map(listKv), revision, more };
+  }
+
+  create(key: string, value: Uint8Array): Promise<KeyValue> {
+    return new Promise((resolve, reject) => {
+      this.checkWrite(key, value);
+      this.queue.push({ kind: 'create', key, value: new Uint8Array(value), resolve, reject });
+    });
+  }
+
+  update(key: string, value: Uint8Array, expectedModRevision: number): Promise<KeyValue> {
+    return new Promise((resolve, reject) => {
+      this.checkWrite(key, value);
+      checkRevision(expectedModRevision);
+      this.queue.push({
+        kind: 'update',
+        key,
+        value: new Uint8Array(value),
+        expected: expectedModRevision,
+        resolve,
+        reject,
+      });
+    });
+  }
+
+  delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
+    return new Promise((resolve, reject) => {
+      this.assertOpen();
+      checkKey(key);
+      if (expectedModRevision !== undefined) checkRevision(expectedModRevision);
+      this.queue.push({ kind: 'delete', key, expected: expectedModRevision, resolve, reject });
+    });
+  }
+
+  watch(prefix: string, fromRevision: number): StorageWatch {
+    let unregister: (() => void) | undefined;
+    const stream = new WatchStream(() => unregister?.());
+    try {
+      this.assertOpen();
+      if (typeof prefix !== 'string') throw invalidArgument('prefix must be a string');
+      if (!Number.isSafeInteger(fromRevision) || fromRevision < 0) {
+        throw invalidArgument(`invalid watch revision ${String(fromRevision)}`);
+      }
+      if (fromRevision < this.compactRev) throw compacted(fromRevision, this.compactRev);
+      // Replay and registration happen in one synchronous step: no commit can
+      // land in between, so the watch misses nothing and sees nothing twice.
+      if (fromRevision < this.revision) {
+        const range: KeyRange = { prefix, end: prefixEnd(prefix) };
+        const byName = prefix !== '' && this.revision - fromRevision > REPLAY_BY_NAME_AFTER;
+        for (const row of this.sql.replay(range, fromRevision, byName)) stream.push(replayEvent(row));
+      }
+      unregister = this.hub.add(prefix, fromRevision, stream);
+    } catch (e: unknown) {
+      stream.fail(e instanceof StorageError ? e : unavailable('sqlite watch replay failed', e));
+    }
+    return stream;
+  }
+
+  async currentRevision(): Promise<number> {
+    this.assertOpen();
+    return this.revision;
+  }
+
+  compact(revision: number): Promise<void> {
+    try {
+      this.assertOpen();
+      checkRevision(revision);
+      if (revision > this.revision) throw futureRevision(revision, this.revision);
+    } catch (e: unknown) {
+      return Promise.reject(e);
+    }
+    const run = this.compaction.then(() => this.compactTo(revision));
+    this.compaction = run.catch(() => {}); // the caller sees the error; the chain goes on
+    return run;
+  }
+
+  /** Flush queued writes, end running watches, and close the file. Idempotent. */
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true; // later calls fail with Closed; already queued writes still commit
+    try {
+      this.queue.flush();
+      this.hub.endAll();
+      if (this.timer !== undefined) clearInterval(this.timer);
+      this.db.close();
+    } catch (e: unknown) {
+      return Promise.reject(unavailable('closing the sqlite store failed', e));
+    }
+    return Promise.resolve();
+  }
+
+  /** Group-commit counters: the benchmark's raw loop commits batches of `meanBatchSize`. */
+  stats(): GroupCommitStats {
+    return this.queue.stats();
+  }
+
+  /** The revision compacted to: reads and watches below it give Compacted. */
+  compactRevision(): number {
+    return this.compactRev;
+  }
+
+  private async compactTo(target: number): Promise<void> {
+    while (this.compactRev < target) {
+      if (this.closed) throw closed();
+      const from = this.compactRev;
+      const to = Math.min(target, from + COMPACT_CHUNK);
+      this.db.transaction(() => {
+        this.sql.compact(from, to);
+        this.sql.setMeta('compact_revision', to);
+      })();
+      this.compactRev = to;
+      // Let writes and reads run between chunks of a long compaction.
+      if (to < target) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private onCompactTick(): void {
+    const target = this.tickRevision;
+    this.tickRevision = this.revision;
+    if (this.closed || target <= this.compactRev) return;
+    // A failure (the store closing, an I/O error) is retried by the next tick,
+    // whose target covers this one.
+    this.compact(target).catch(() => {});
+  }
+
+  /** Commit one batch: run it in a transaction, then feed watchers, then settle the promises. */
+  private commit(batch: WriteOp[]): void {
+    const events: StorageEvent[] = [];
+    let last: number;
+    try {
+      last = this.runBatch(batch, events);
+    } catch (e: unknown) {
+      // Rolled back: nothing of the batch was written.
+      const error = unavailable('sqlite transaction failed', e);
+      for (const op of batch) op.reject(error);
+      return;
+    }
+    if (last > 0) this.revision = last;
+    this.hub.dispatch(events);
+    for (const op of batch) {
+      if (op.error !== undefined) op.reject(op.error);
+      else if (op.kind === 'delete') op.resolve(op.result!);
+      else op.resolve(op.result!);
+    }
+  }
+
+  /**
+   * Apply one operation inside the batch's transaction. Returns the revision it
+   * wrote, or 0 when its check failed (then `op.error` says why).
+   */
+  private apply(op: WriteOp, events: StorageEvent[]): number {
+    const { key } = op;
+    const sql = this.sql;
+    switch (op.kind) {
+      case 'create': {
+        if (sql.getRevisions.get(key) !== undefined) {
+          op.error = keyExists(key);
+          return 0;
+        }
+        const id = Number(sql.insertLog.run(key, 0, 0, 0, op.value).lastInsertRowid);
+        sql.upsertCurrent.run(key, id, id, op.value);
+        const kv: KeyValue = { key, value: op.value, createRevision: id, modRevision: id };
+        op.result = kv;
+        if (!this.hub.empty && this.hub.matches(key)) events.push({ type: 'PUT', kv });
+        return id;
+      }
+      case 'update': {
+        // Read the old value only when a watcher needs it as prevKv.
+        const watched = !this.hub.empty && this.hub.matches(key);
+        const full = watched ? sql.getCurrent.get(key) : undefined;
+        const row: RevisionsRow | undefined = watched ? full : sql.getRevisions.get(key);
+        if (row === undefined) {
+          op.error = keyNotFound(key);
+          return 0;
+        }
+        if (row.mod_revision !== op.expected) {
+          op.error = conflict(key, op.expected, currentKv(key, full ?? sql.getCurrent.get(key)!));
+          return 0;
+        }
+        const id = Number(sql.insertLog.run(key, 0, row.create_revision, row.mod_revision, op.value).lastInsertRowid);
+        sql.upsertCurrent.run(key, row.create_revision, id, op.value);
+        const kv: KeyValue = { key, value: op.value, createRevision: row.create_revision, modRevision: id };
+        op.result = kv;
+        if (full !== undefined) events.push({ type: 'PUT', kv, prevKv: currentKv(key, full) });
+        return id;
+      }
+      case 'delete': {
+        const row = sql.getCurrent.get(key);
+        if (row === undefined) {
+          op.error = keyNotFound(key);
+          return 0;
+        }
+        const prevKv = currentKv(key, row);
+        if (op.expected !== undefined && row.mod_revision !== op.expected) {
+          op.error = conflict(key, op.expected, prevKv);
+          return 0;
+        }
+        const id = Number(sql.insertLog.run(key, 1, row.create_revision, row.mod_revision, null).lastInsertRowid);
+        sql.deleteCurrent.run(key);
+        op.result = { prevKv, revision: id };
+        if (!this.hub.empty && this.hub.matches(key)) events.push({ type: 'DELETE', key, revision: id, prevKv });
+        return id;
+      }
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw closed();
+  }
+
+  private checkWrite(key: string, value: Uint8Array): void {
+    this.assertOpen();
+    checkKey(key);
+    if (!(value instanceof Uint8Array)) throw invalidArgument(`value of key "${key}" must be a Uint8Array`);
+    if (value.byteLength > MAX_VALUE_BYTES) throw tooLarge(key, value.byteLength, MAX_VALUE_BYTES);
+  }
+}
+
+/**
+ * Open (creating if missing) the sqlite store at `options.path`, with its
+ * directory. Fails with Unavailable when the file cannot be opened or another
+ * process holds it.
+ *
+ * @example
+ *   const store = openSqliteStorage({ path: join(dataDir, 'db', 'state.db') });
+ *   const kv = await store.create('/registry/pods/default/a', bytes);
+ */
+export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage {
+  let db: Database.Database | undefined;
+  try {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    db = new Database(options.path, { timeout: options.lockTimeoutMs ?? 5000 });
+    initSchema(db, options.synchronous ?? 'FULL');
+    // Take the exclusive lock now, so a second process fails at open rather than at its first write.
+    db.exec('BEGIN IMMEDIATE; COMMIT');
+    const storeOptions =
+      options.compactIntervalMs === undefined ? {} : { compactIntervalMs: options.compactIntervalMs };
+    return new SqliteStorage(db, storeOptions);
+  } catch (e: unknown) {
+    db?.close();
+    if (e instanceof StorageError) throw e;
+    throw unavailable(`cannot open sqlite store "${options.path}"`, e);
+  }
+}
+
+function checkKey(key: string): void {
+  if (typeof key !== 'string' || key === '') throw invalidArgument('key must be a non-empty string');
+}
+
+function checkRevision(revision: number): void {
+  if (!Number.isSafeInteger(revision) || revision < 0) throw invalidArgument(`invalid revision ${String(revision)}`);
+}
+
+/** A plain Uint8Array view of a sqlite blob (no copy). */
+function bytes(blob: Buffer): Uint8Array {
+  return new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength);
+}
+
+function currentKv(key: string, row: CurrentRow): KeyValue {
+  return { key, value: bytes(row.value), createRevision: row.create_revision, modRevision: row.mod_revision };
+}
+
+function listKv(row: ListRow): KeyValue {
+  return {
+    key: row.name,
+    value: bytes(row.value),
+    createRevision: row.create_revision,
+    modRevision: row.mod_revision,
+  };
+}
+
+function replayEvent(row: ReplayRow): StorageEvent {
+  const prevKv: KeyValue | undefined =
+    row.prev_id === null
+      ? undefined
+      : {
+          key: row.name,
+          value: bytes(row.prev_value ?? Buffer.alloc(0)),
+          createRevision: row.prev_create_revision ?? row.prev_id,
+          modRevision: row.prev_id,
+        };
+  if (row.deleted !== 0) {
+    if (prevKv === undefined) {
+      throw unavailable(`sqlite log row ${row.id} deletes "${row.name}" but its previous row is missing`);
+    }
+    return { type: 'DELETE', key: row.name, revision: row.id, prevKv };
+  }
+  const kv: KeyValue = {
+    key: row.name,
+    value: bytes(row.value ?? Buffer.alloc(0)),
+    createRevision: row.create_revision,
+    modRevision: row.id,
+  };
+  return prevKv === undefined ? { type: 'PUT', kv } : { type: 'PUT', kv, prevKv };
+}

@@ -1,0 +1,179 @@
+import type Database from 'better-sqlite3';
+import { DELETE_CURRENT_SQL, INSERT_LOG_SQL, UPSERT_CURRENT_SQL } from './schema.js';
+
+/** A key range: keys under `prefix`, optionally only those strictly after `after`. */
+export interface KeyRange {
+  readonly prefix: string;
+  /** prefixEnd(prefix); '' when the range has no upper bound. */
+  readonly end: string;
+  readonly after?: string | undefined;
+}
+
+/** A key's current row. */
+export interface CurrentRow {
+  readonly create_revision: number;
+  readonly mod_revision: number;
+  readonly value: Buffer;
+}
+
+/** The revisions of a key's current row (the compare-and-swap read). */
+export interface RevisionsRow {
+  readonly create_revision: number;
+  readonly mod_revision: number;
+}
+
+/** One key of a list. */
+export interface ListRow {
+  readonly name: string;
+  readonly create_revision: number;
+  readonly mod_revision: number;
+  readonly value: Buffer;
+}
+
+/** One log row with its previous row, for a watch replay. */
+export interface ReplayRow {
+  readonly id: number;
+  readonly name: string;
+  readonly deleted: number;
+  readonly create_revision: number;
+  readonly value: Buffer | null;
+  readonly prev_id: number | null;
+  readonly prev_create_revision: number | null;
+  readonly prev_value: Buffer | null;
+}
+
+type Params = Record<string, string | number>;
+
+/** The create revision of a log row: 0 in the column means the row created the key. */
+const LOG_CREATE_REVISION = (t: string): string => `IIF(${t}.create_revision = 0, ${t}.id, ${t}.create_revision)`;
+
+/**
+ * Every prepared statement of the sqlite store, and the SQL of its reads.
+ * Statements whose WHERE clause depends on the range's shape (with or without
+ * an upper bound, with or without a continue key) are prepared on first use and
+ * cached.
+ */
+export class Statements {
+  readonly getCurrent: Database.Statement<[string], CurrentRow>;
+  readonly getRevisions: Database.Statement<[string], RevisionsRow>;
+  readonly insertLog: Database.Statement<[string, number, number, number, Uint8Array | null]>;
+  readonly upsertCurrent: Database.Statement<[string, number, number, Uint8Array]>;
+  readonly deleteCurrent: Database.Statement<[string]>;
+  private readonly lastIdStmt: Database.Statement<[], { seq: number }>;
+  private readonly getMetaStmt: Database.Statement<[string], { value: number }>;
+  private readonly setMetaStmt: Database.Statement<[number, string]>;
+  private readonly compactStmt: Database.Statement<[Params]>;
+  private readonly db: Database.Database;
+  private readonly cache = new Map<string, Database.Statement<[Params], unknown>>();
+
+  constructor(db: Database.Database) {
+    this.db = db;
+    this.getCurrent = db.prepare('SELECT create_revision, mod_revision, value FROM current WHERE name = ?');
+    this.getRevisions = db.prepare('SELECT create_revision, mod_revision FROM current WHERE name = ?');
+    this.insertLog = db.prepare(INSERT_LOG_SQL);
+    this.upsertCurrent = db.prepare(UPSERT_CURRENT_SQL);
+    this.deleteCurrent = db.prepare(DELETE_CURRENT_SQL);
+    this.lastIdStmt = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'log'");
+    this.getMetaStmt = db.prepare('SELECT value FROM meta WHERE name = ?');
+    this.setMetaStmt = db.prepare('UPDATE meta SET value = ? WHERE name = ?');
+    // Incremental: every row superseded at or below `to` is the prev_revision of
+    // a later row at or below `to`; rows up to `from` were handled by earlier
+    // compactions, so only rows in (from, to] need looking at.
+    this.compactStmt = db.prepare(
+      'DELETE FROM log WHERE id IN ' +
+        '(SELECT prev_revision FROM log WHERE id > @from AND id <= @to AND prev_revision > 0) ' +
+        'OR (id > @from AND id <= @to AND deleted = 1)',
+    );
+  }
+
+  /** The last revision ever written (sqlite_sequence survives compaction of the newest rows). */
+  lastRevision(): number {
+    return this.lastIdStmt.get()?.seq ?? 0;
+  }
+
+  getMeta(name: string): number {
+    const row = this.getMetaStmt.get(name);
+    if (row === undefined) throw new Error(`meta row "${name}" is missing`);
+    return row.value;
+  }
+
+  setMeta(name: string, value: number): void {
+    this.setMetaStmt.run(value, name);
+  }
+
+  /** Delete the log rows compaction to `to` makes useless, given compaction to `from` is done. */
+  compact(from: number, to: number): number {
+    return this.compactStmt.run({ from, to }).changes;
+  }
+
+  /** Keys in the range from the current table, in key order. `limit` < 0: no limit. */
+  listCurrent(range: KeyRange, limit: number): ListRow[] {
+    const sql =
+      'SELECT name, create_revision, mod_revision, value FROM current ' +
+      `WHERE ${rangeClause('name', range)} ORDER BY name LIMIT @limit`;
+    return this.prepared<ListRow>(sql).all(rangeParams(range, { limit }));
+  }
+
+  /**
+   * Keys in the range as they were at `revision`, from the log: for each key its
+   * latest row at or below the revision, unless that row is a tombstone. The
+   * (name, id) index yields rows in key order, so a limit stops the scan early.
+   */
+  listAt(range: KeyRange, revision: number, limit: number): ListRow[] {
+    const sql =
+      `SELECT l.name AS name, ${LOG_CREATE_REVISION('l')} AS create_revision, l.id AS mod_revision, l.value AS value ` +
+      `FROM log l WHERE ${rangeClause('l.name', range)} AND l.id <= @rev ` +
+      'AND NOT EXISTS (SELECT 1 FROM log n WHERE n.name = l.name AND n.id > l.id AND n.id <= @rev) ' +
+      'AND l.deleted = 0 ORDER BY l.name LIMIT @limit';
+    return this.prepared<ListRow>(sql).all(rangeParams(range, { rev: revision, limit }));
+  }
+
+  /**
+   * True when a key in the range was written after `revision`. Scans the log
+   * from the revision on (the `+` keeps sqlite off the name index), so callers
+   * use it only when few revisions have passed.
+   */
+  changedSince(range: KeyRange, revision: number): boolean {
+    const sql = `SELECT 1 AS one FROM log WHERE id > @rev AND ${rangeClause('+name', range)} LIMIT 1`;
+    return this.prepared<{ one: number }>(sql).get(rangeParams(range, { rev: revision })) !== undefined;
+  }
+
+  /**
+   * Log rows in the range with id above `after`, in revision order, each with
+   * its previous row. `byName` scans the (name, id) index and sorts (for an old
+   * `after` and a narrow prefix); otherwise the log is scanned from `after` on.
+   */
+  replay(range: KeyRange, after: number, byName: boolean): IterableIterator<ReplayRow> {
+    const column = byName ? 'l.name' : '+l.name';
+    const sql =
+      `SELECT l.id AS id, l.name AS name, l.deleted AS deleted, ${LOG_CREATE_REVISION('l')} AS create_revision, ` +
+      `l.value AS value, p.id AS prev_id, ${LOG_CREATE_REVISION('p')} AS prev_create_revision, p.value AS prev_value ` +
+      `FROM log l LEFT JOIN log p ON p.id = l.prev_revision WHERE l.id > @rev AND ${rangeClause(column, range)} ` +
+      'ORDER BY l.id';
+    return this.prepared<ReplayRow>(sql).iterate(rangeParams(range, { rev: after }));
+  }
+
+  private prepared<Row>(sql: string): Database.Statement<[Params], Row> {
+    let stmt = this.cache.get(sql);
+    if (stmt === undefined) {
+      stmt = this.db.prepare<[Params], unknown>(sql);
+      this.cache.set(sql, stmt);
+    }
+    return stmt as Database.Statement<[Params], Row>;
+  }
+}
+
+/** The WHERE clause of a range on `column` (text comparison is byte-wise: BINARY collation on UTF-8). */
+function rangeClause(column: string, range: KeyRange): string {
+  let clause = `${column} >= @lo`;
+  if (range.end !== '') clause += ` AND ${column} < @hi`;
+  if (range.after !== undefined) clause += ` AND ${column} > @after`;
+  return clause;
+}
+
+function rangeParams(range: KeyRange, extra: Params): Params {
+  const params: Params = { ...extra, lo: range.prefix };
+  if (range.end !== '') params['hi'] = range.end;
+  if (range.after !== undefined) params['after'] = range.after;
+  return params;
+}

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startEtcd } from '../../src/storage/etcd/testing/etcd-process.js';
+import { runK8ts, startK8ts } from './testing/k8ts-process.js';
+import { newKubectl, withStdin } from './testing/kubectl.js';
+
+describe('k8ts server and k8ts store', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'k8ts-server-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('--help lists the subcommands', async () => {
+    const { code, output } = await runK8ts(['--help']);
+    assert.equal(code, 0);
+    for (const sub of ['server', 'apiserver', 'store']) assert.match(output, new RegExp(`\\n\\s+${sub}\\s`));
+  });
+
+  it('runs a cluster on sqlite that kubectl reaches, stops cleanly, and keeps its state across restarts', async () => {
+    const dataDir = join(dir, 'sqlite');
+    const first = startK8ts(['server', '--data-dir', dataDir, '--secure-port', '0']);
+    let kubeconfig: string;
+    try {
+      const line = await first.waitForLine(/^export KUBECONFIG=/, 60_000);
+      kubeconfig = line.slice('export KUBECONFIG='.length);
+      assert.equal(kubeconfig, join(dataDir, 'admin.kubeconfig'));
+      const kubectl = newKubectl('1.33', kubeconfig);
+      const namespaces = await kubectl.ok('get', 'namespaces', '-o', 'name');
+      assert.deepEqual(namespaces.trim().split('\n'), ['namespace/default', 'namespace/kube-node-lease', 'namespace/kube-public', 'namespace/kube-system']);
+      const manifest = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: survivor\ndata:\n  a: b\n';
+      await withStdin(kubectl, kubeconfig, manifest).ok('create', '-f', '-');
+    } finally {
+      assert.equal(await first.stop('SIGTERM'), 0);
+    }
+    assert.match(first.output(), /stopped/);
+    assert.ok(existsSync(join(dataDir, 'db', 'state.db')));
+    assert.ok(existsSync(join(dataDir, 'logs', 'apiserver.log')));
+
+    const status = await runK8ts(['store', 'status', '--data-dir', dataDir]);
+    assert.equal(status.code, 0, status.output);
+    assert.match(status.output, /configmaps: 1/);
+    assert.match(status.output, /namespaces: 4/);
+
+    const ca = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
+    const second = startK8ts(['server', '--data-dir', dataDir, '--secure-port', '0']);
+    try {
+      await second.waitForLine(/^export KUBECONFIG=/, 60_000);
+      assert.equal(readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'), ca, 'the cluster CA is kept');
+      const kubectl = newKubectl('1.33', kubeconfig);
+      assert.equal((await kubectl.ok('get', 'configmap', 'survivor', '-o', 'jsonpath={.data.a}')).trim(), 'b');
+    } finally {
+      assert.equal(await second.stop('SIGINT'), 0);
+    }
+  });
+
+  it('store get of a missing key fails with a clear error', async () => {
+    const { code, output } = await runK8ts(['store', 'get', '/registry/pods/none/x', '--data-dir', join(dir, 'sqlite')]);
+    assert.equal(code, 1);
+    assert.match(output, /error: key "\/registry\/pods\/none\/x" not found/);
+  });
+
+  it('rejects a bad flag value with a clear error and no stack trace', async () => {
+    const { code, output } = await runK8ts(['server', '--data-dir', join(dir, 'bad'), '--secure-port', 'abc']);
+    assert.notEqual(code, 0);
+    assert.match(output, /invalid port "abc"/);
+    assert.doesNotMatch(output, /\n\s+at /);
+    const unknown = await runK8ts(['server', '--bogus']);
+    assert.notEqual(unknown.code, 0);
+    assert.match(unknown.output, /unknown option '--bogus'/);
+  });
+
+  it('fails with a clear error when etcd cannot be reached', async () => {
+    const { code, output } = await runK8ts(['store', 'status', '--etcd-servers', 'http://127.0.0.1:1'], 60_000);
+    assert.equal(code, 1);
+    assert.match(output, /^error: .*127\.0\.0\.1:1/m);
+    assert.doesNotMatch(output, /\n\s+at /);
+  });
+
+  describe('on etcd', () => {
+    let etcd: Awaited<ReturnType<typeof startEtcd>>;
+    before(async () => {
+      etcd = await startEtcd();
+    });
+    after(async () => {
+      await etcd.stop();
+    });
+
+    it('puts the same cluster on etcd with --etcd-servers', async () => {
+      const dataDir = join(dir, 'etcd');
+      const server = startK8ts(['server', '--data-dir', dataDir, '--secure-port', '0', '--etcd-servers', etcd.endpoint]);
+      try {
+        const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
+        const kubectl = newKubectl('1.33', line.slice('export KUBECONFIG='.length));
+        assert.match(await kubectl.ok('get', 'namespaces'), /kube-system\s+Active/);
+      } finally {
+        assert.equal(await server.stop(), 0);
+      }
+      assert.equal(existsSync(join(dataDir, 'db', 'state.db')), false, 'no sqlite file when on etcd');
+      const status = await runK8ts(['store', 'status', '--etcd-servers', etcd.endpoint]);
+      assert.match(status.output, /namespaces: 4/);
+    });
+  });
+});

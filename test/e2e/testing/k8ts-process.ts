@@ -1,0 +1,99 @@
+/**
+ * Start the real `k8ts` command (bin/k8ts.js from the checkout) as a child
+ * process, wait for lines of its output, and always stop it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** bin/k8ts.js of this checkout (the compiled tests run from dist/test/e2e/testing). */
+export const K8TS_BIN = fileURLToPath(new URL('../../../../bin/k8ts.js', import.meta.url));
+export const CHECKOUT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+export interface K8tsProcess {
+  readonly child: ChildProcess;
+  /** Everything printed so far (stdout and stderr interleaved). */
+  output(): string;
+  /** Resolve with the first line matching `pattern`, or reject at the deadline or if the process exits first. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** SIGTERM, then wait for the exit; resolves with the exit code (or the signal's name). */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | string>;
+}
+
+export function startK8ts(args: readonly string[], options: { cwd?: string } = {}): K8tsProcess {
+  const child = spawn(process.execPath, [K8TS_BIN, ...args], {
+    cwd: options.cwd ?? CHECKOUT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer): void => {
+    text += chunk.toString('utf8');
+    for (const l of listeners) l();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | string>((resolve) => {
+    child.on('close', (code, signal) => {
+      resolve(code ?? signal ?? 'unknown');
+      for (const l of listeners) l();
+    });
+  });
+
+  const waitForLine = (pattern: RegExp, timeoutMs = 30_000): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const line = text.split('\n').find((l) => pattern.test(l));
+        if (line !== undefined) {
+          done();
+          resolve(line);
+        } else if (child.exitCode !== null || child.signalCode !== null) {
+          done();
+          reject(new Error(`k8ts exited before printing ${pattern}; output:\n${text}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${pattern}; output:\n${text}`));
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        listeners.delete(check);
+      };
+      listeners.add(check);
+      check();
+    });
+
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000): Promise<number | string> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`k8ts did not exit within ${timeoutMs} ms of ${signal}`));
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([exited, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  return { child, output: () => text, waitForLine, stop };
+}
+
+/** Run `k8ts ARGS` to completion and return its exit code and output. */
+export async function runK8ts(args: readonly string[], timeoutMs = 30_000): Promise<{ code: number | string; output: string }> {
+  const proc = startK8ts(args);
+  const code = await new Promise<number | string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.child.kill('SIGKILL');
+      reject(new Error(`k8ts ${args.join(' ')} did not finish within ${timeoutMs} ms:\n${proc.output()}`));
+    }, timeoutMs);
+    proc.child.on('close', (c, s) => {
+      clearTimeout(timer);
+      resolve(c ?? s ?? 'unknown');
+    });
+  });
+  return { code, output: proc.output() };
+}

@@ -1,0 +1,94 @@
+/**
+ * Runs the README's walkthrough, so the README cannot drift from the truth:
+ * every command of the shell blocks under "## Walkthrough" runs here as
+ * written, with the data directory moved to a temporary one and the server on
+ * a free port. `npx k8ts server` starts and stays up (a terminal of its own)
+ * until a `k8ts store` command, which reads the store after the server stopped.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CHECKOUT, runK8ts, startK8ts, type K8tsProcess } from './testing/k8ts-process.js';
+
+/** The commands of the walkthrough section, comments stripped. */
+export function walkthroughCommands(readme: string): string[] {
+  const section = readme.split(/^## Walkthrough$/m)[1]?.split(/^## /m)[0];
+  if (section === undefined) throw new Error('README.md has no "## Walkthrough" section');
+  const commands: string[] = [];
+  for (const block of section.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    for (const raw of block[1]!.split('\n')) {
+      const line = raw.replace(/\s+#.*$/, '').trim();
+      if (line.length > 0) commands.push(line);
+    }
+  }
+  return commands;
+}
+
+/** Split a command line into words, honouring single quotes. */
+function words(command: string): string[] {
+  return [...command.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+function runShell(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', command], { env, cwd: CHECKOUT });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+describe('README walkthrough', () => {
+  let dir: string;
+  let server: K8tsProcess | undefined;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'k8ts-walkthrough-'));
+  });
+  after(async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs every command of the walkthrough', async () => {
+    const commands = walkthroughCommands(readFileSync(join(CHECKOUT, 'README.md'), 'utf8'));
+    assert.ok(commands.length >= 5, `found the walkthrough's commands: ${JSON.stringify(commands)}`);
+    const dataDir = join(dir, 'data');
+    // A HOME of its own: the kubectl dispatcher caches its choice of binary there.
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir };
+    const outputs: string[] = [];
+    for (const command of commands) {
+      const localized = command.replaceAll('$PWD/.k8ts', dataDir).replaceAll('.k8ts', dataDir);
+      const argv = words(localized);
+      if (argv[0] === 'npx' && argv[1] === 'k8ts' && argv[2] === 'server') {
+        server = startK8ts([...argv.slice(2), '--secure-port', '0']);
+        await server.waitForLine(/^export KUBECONFIG=/, 60_000);
+      } else if (argv[0] === 'export') {
+        const [name, value] = argv[1]!.split('=') as [string, string];
+        env[name] = value;
+      } else if (argv[0] === 'npx' && argv[1] === 'k8ts') {
+        if (server !== undefined) {
+          assert.equal(await server.stop(), 0);
+          server = undefined;
+        }
+        const { code, output } = await runK8ts(argv.slice(2));
+        assert.equal(code, 0, `${command} exited ${code}:\n${output}`);
+        outputs.push(output);
+      } else {
+        const { code, output } = await runShell(localized, env);
+        assert.equal(code, 0, `${command} exited ${code}:\n${output}`);
+        outputs.push(output);
+      }
+    }
+    const all = outputs.join('\n');
+    assert.match(all, /kube-system\s+Active/);
+    assert.match(all, /configmap\/greeting created/);
+    assert.match(all, /hello/);
+    assert.match(all, /configmaps: 1/);
+    assert.match(all, /"message":"hello"/);
+  });
+});
