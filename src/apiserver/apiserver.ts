@@ -12,6 +12,10 @@ import { newResourceHandler } from './endpoints/installer.js';
 import { newNonResourceHandler } from './endpoints/non-resource.js';
 import { handleOpenApiV2, newOpenApiV3Handler } from './endpoints/openapi.js';
 import type { WatchSettings } from './endpoints/watch.js';
+import { newApiServerMetrics } from './metrics/api-server-metrics.js';
+import { newInstrumentedStorage } from './metrics/instrumented-storage.js';
+import { newMetricsHandler } from './metrics/metrics-handler.js';
+import { newStorageTypeResolver, storedResources } from './metrics/storage-types.js';
 import { builtinDefinitions } from './registry/builtin.js';
 import { ObjectStorage } from './registry/generic/object-storage.js';
 import { Registry } from './registry/registry.js';
@@ -30,6 +34,10 @@ export interface ApiServerConfig {
   readonly advertiseAddress: string;
   /** The first IP of `--service-cluster-ip-range`. */
   readonly kubernetesServiceIP: string;
+  /** `--service-cluster-ip-range`: where Service clusterIPs come from (default 127.96.0.0/12). */
+  readonly serviceClusterIPRange?: string;
+  /** `--service-node-port-range` (default 30000-32767). */
+  readonly serviceNodePortRange?: string;
   readonly log: Logger;
   readonly watch?: WatchSettings;
 }
@@ -43,11 +51,13 @@ export interface RunningApiServer {
 
 export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
   const scheme = newBuiltinScheme();
+  const metrics = newApiServerMetrics();
+  const storageTypeOf = newStorageTypeResolver(config.storagePrefix, storedResources(scheme, builtinDefinitions()));
   const registry = new Registry({
     scheme,
-    storage: new ObjectStorage(config.storage),
+    storage: new ObjectStorage(newInstrumentedStorage(config.storage, metrics.storage, storageTypeOf)),
     prefix: config.storagePrefix,
-    definitions: builtinDefinitions(),
+    definitions: builtinDefinitions({ services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange } }),
   });
   await bootstrap({
     registry,
@@ -66,6 +76,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       ['/openapi/v3', openapiV3],
       ['/openapi/v3/', openapiV3],
       ['/openapi/v2', handleOpenApiV2],
+      ['/metrics', newMetricsHandler(metrics.registry)],
     ]),
     serverAddress: () => `${config.advertiseAddress}:${listener?.port ?? config.securePort}`,
     livez: [{ name: 'ping', check: async () => {} }, storageCheck],
@@ -83,7 +94,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const resources = newResourceHandler({ registry, ...(config.watch !== undefined ? { watch: config.watch } : {}) });
   const route: Handler = (ctx) => (ctx.info.isResourceRequest && ctx.info.resource !== '' ? resources(ctx) : nonResource(ctx));
   const log = (message: string, detail: Record<string, unknown>): void => config.log.error(detail, message);
-  const chain = buildHandlerChain(route, { log });
+  const chain = buildHandlerChain(route, { log, metrics: metrics.requests });
 
   // Requests in flight, so that shutdown can end watches and wait for the rest.
   const inFlight = new Set<RequestContext>();
@@ -116,6 +127,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       while (inFlight.size > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      registry.stop();
       running.closeConnections();
       await closed;
     },

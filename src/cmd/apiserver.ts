@@ -22,6 +22,7 @@ interface ApiServerFlags extends StorageFlags {
   tlsPrivateKeyFile?: string;
   clientCaFile?: string;
   serviceClusterIpRange: string;
+  serviceNodePortRange: string;
 }
 
 export function apiserverCommand(): Command {
@@ -33,7 +34,8 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--tls-cert-file <path>', 'serving certificate (default: <data-dir>/pki/apiserver.crt, made if missing)'))
     .addOption(new Option('--tls-private-key-file <path>', 'serving key'))
     .addOption(new Option('--client-ca-file <path>', 'CA that signs client certificates (default: <data-dir>/pki/ca.crt)'))
-    .addOption(new Option('--service-cluster-ip-range <cidr>', 'the range Service clusterIPs come from').default(DEFAULT_SERVICE_CLUSTER_IP_RANGE));
+    .addOption(new Option('--service-cluster-ip-range <cidr>', 'the range Service clusterIPs come from').default(DEFAULT_SERVICE_CLUSTER_IP_RANGE))
+    .addOption(new Option('--service-node-port-range <range>', 'the range of ports NodePort and LoadBalancer Services get node ports from').default('30000-32767'));
   return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
 }
 
@@ -70,6 +72,8 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     securePort: flags.securePort,
     advertiseAddress: flags.advertiseAddress,
     kubernetesServiceIP: serviceIP,
+    serviceClusterIPRange: flags.serviceClusterIpRange,
+    serviceNodePortRange: flags.serviceNodePortRange,
     log,
   });
   process.stdout.write(`apiserver: serving on https://${flags.advertiseAddress}:${server.port}\n`);

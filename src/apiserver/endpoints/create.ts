@@ -9,7 +9,7 @@ import { badRequest } from '../../machinery/status.js';
 export const handleCreate: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const dryRun = parseDryRun(ctx.query);
-  const object = await readObject(ctx, t.resource);
+  const object = await readObject(ctx, t.resource, 'CreateOptions');
   const ns = object.metadata.namespace;
   if (t.resource.namespaced && ns !== undefined && ns !== '' && ns !== t.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');

@@ -1,12 +1,15 @@
 /**
  * Turning a request body into the object a write handler stores: decoded from
  * JSON or YAML, of the kind and apiVersion the URL names (filled in when the
- * body leaves them out), with a metadata object.
+ * body leaves them out), with a metadata object, and decoded against the
+ * kind's schema as upstream's typed decoder does (field-validation.ts):
+ * unknown fields dropped, and reported as `?fieldValidation=` asks.
  */
 import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest } from '../../machinery/status.js';
 import type { RequestContext } from '../server/context.js';
-import { decodeDocument, readBody } from './body.js';
+import { readBody } from './body.js';
+import { addWarnings, decodeStrictDocument, parseFieldValidationParam, validateObjectFields, type WriteOptionsKind } from './field-validation.js';
 import { negotiateInput } from './negotiation.js';
 
 export interface ExpectedKind {
@@ -15,13 +18,23 @@ export interface ExpectedKind {
   readonly kind: string;
 }
 
-export async function readObject(ctx: RequestContext, expected: ExpectedKind): Promise<KubeObject> {
+/**
+ * Read the body of a create (POST) or update (PUT). `options` names the
+ * options kind whose `fieldValidation` a bad value is reported against.
+ */
+export async function readObject(ctx: RequestContext, expected: ExpectedKind, options: WriteOptionsKind = 'CreateOptions'): Promise<KubeObject> {
   const encoding = negotiateInput(ctx.req.headers['content-type'], { patch: false });
   const body = await readBody(ctx.req);
-  return asKubeObject(decodeDocument(body, encoding === 'yaml' ? 'yaml' : 'json'), expected);
+  const directive = parseFieldValidationParam(ctx.query, options);
+  const document = decodeStrictDocument(body, encoding === 'yaml' ? 'yaml' : 'json');
+  checkTypeMeta(document.value, expected);
+  const { value, warnings } = validateObjectFields(document, expected, directive);
+  addWarnings(ctx, warnings);
+  return asKubeObject(value, expected);
 }
 
-export function asKubeObject(value: unknown, expected: ExpectedKind): KubeObject {
+/** The body is an object whose apiVersion and kind, when given, are the expected ones. */
+export function checkTypeMeta(value: unknown, expected: ExpectedKind): asserts value is Record<string, unknown> {
   if (!isPlainObject(value)) throw badRequest('the request body must be an object');
   const expectedVersion = expected.group === '' ? expected.version : `${expected.group}/${expected.version}`;
   const apiVersion = value.apiVersion;
@@ -34,6 +47,11 @@ export function asKubeObject(value: unknown, expected: ExpectedKind): KubeObject
     if (typeof kind !== 'string') throw badRequest('kind must be a string');
     throw badRequest(`${kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: no kind "${kind}" is registered for version "${expectedVersion}" here`);
   }
+}
+
+export function asKubeObject(value: unknown, expected: ExpectedKind): KubeObject {
+  checkTypeMeta(value, expected);
+  const expectedVersion = expected.group === '' ? expected.version : `${expected.group}/${expected.version}`;
   const metadata = value.metadata ?? {};
   if (!isPlainObject(metadata)) throw badRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: metadata must be an object`);
   for (const field of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid'] as const) {

@@ -60,6 +60,8 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
     const handler = verbs[info.verb as Verb];
     if (handler === undefined) throw methodNotAllowed();
     if (info.verb === 'create' && info.name !== '') throw methodNotAllowed();
+    // A whole collection cannot be replaced or patched.
+    if ((info.verb === 'update' || info.verb === 'patch') && info.name === '') throw methodNotAllowed();
     return handler(ctx, { resource, subresource: undefined, store: entry.store, namespace, name: info.name });
   };
 }

@@ -1,7 +1,11 @@
 /**
  * PATCH of one object: JSON patch (RFC 6902) and JSON merge patch (RFC 7386),
  * applied to the current object inside the store's compare-and-swap loop, so a
- * concurrent write makes the patch apply again to the newer object.
+ * concurrent write makes the patch apply again to the newer object. The
+ * patched object is decoded against its kind's schema (field-validation.ts):
+ * unknown fields are dropped, and with `fieldValidation` Strict or Warn (the
+ * default) the patch body's own duplicate fields and the patched object's
+ * unknown fields fail the request or come back as warnings.
  */
 import jsonpatch from 'fast-json-patch';
 import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
@@ -9,6 +13,7 @@ import { badRequest, notFound, StatusError } from '../../machinery/status.js';
 import { writeObject } from '../server/response.js';
 import { decodeDocument, readBody } from './body.js';
 import { asKubeObject } from './decode-object.js';
+import { addWarnings, parseFieldValidationParam, patchBodyStrictErrors, validatePatchedFields } from './field-validation.js';
 import { mergePatch } from './merge-patch.js';
 import { negotiateInput, negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
@@ -18,20 +23,30 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const type = negotiateInput(ctx.req.headers['content-type'], { patch: true });
   const dryRun = parseDryRun(ctx.query);
-  const patch = decodeDocument(await readBody(ctx.req), 'json');
-  if (type === 'json-patch' && !Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-  if (type === 'merge-patch' && !isPlainObject(patch)) throw badRequest('the merge patch must be a JSON object');
+  const body = await readBody(ctx.req);
+  const directive = parseFieldValidationParam(ctx.query, 'PatchOptions');
+  const patch = decodeDocument(body, 'json');
+  if (type !== 'json-patch' && type !== 'merge-patch') throw badRequest(`unsupported patch type ${type}`);
   const expected = t.subresource?.kind ?? t.resource;
+  // Warnings of the attempt that wins (the patch applies again after a conflict).
+  let warnings: readonly string[] = [];
   const { object } = await t.store.update(
     t.namespace,
     t.name,
     (current) => {
       if (current === undefined) throw notFound({ group: t.resource.group, resource: t.resource.resource }, t.name);
+      // As upstream, the patch body is checked once the object is found.
+      const patchErrors = directive === 'Ignore' ? [] : patchBodyStrictErrors(type, body);
+      if (type === 'json-patch' && !Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+      if (type === 'merge-patch' && !isPlainObject(patch)) throw badRequest('the merge patch must be a JSON object');
       const patched = type === 'json-patch' ? applyJsonPatch(current, patch as jsonpatch.Operation[]) : mergePatch(current, patch);
-      return asKubeObject(patched, expected);
+      const validated = validatePatchedFields(patched, expected, directive, patchErrors);
+      warnings = validated.warnings;
+      return asKubeObject(validated.value, expected);
     },
     { dryRun, allowCreate: false },
   );
+  addWarnings(ctx, warnings);
   writeObject(ctx, 200, object, format);
 };
 

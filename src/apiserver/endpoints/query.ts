@@ -24,12 +24,18 @@ export function parseNonNegativeInt(query: URLSearchParams, name: string): numbe
   return n;
 }
 
+/**
+ * A boolean parameter as upstream's query decoder reads it: absent is false;
+ * "0" and "false" (any case) are false; any other value, even "", is true.
+ * The first value counts.
+ */
 export function parseBool(query: URLSearchParams, name: string): boolean {
-  const value = query.get(name);
-  if (value === null || value === '') return false;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  throw badRequest(`invalid value for ${name}: "${value}" is not a boolean`);
+  return queryBool(query.get(name));
+}
+
+export function queryBool(value: string | null): boolean {
+  if (value === null) return false;
+  return !(value === '0' || value.toLowerCase() === 'false');
 }
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';

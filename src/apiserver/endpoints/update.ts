@@ -9,7 +9,7 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const dryRun = parseDryRun(ctx.query);
   const expected = t.subresource?.kind ?? t.resource;
-  const object = await readObject(ctx, expected);
+  const object = await readObject(ctx, expected, 'UpdateOptions');
   const { object: stored, created } = await t.store.update(t.namespace, t.name, () => structuredClone(object), { dryRun });
   writeObject(ctx, created ? 201 : 200, stored, format);
 };

@@ -9,14 +9,15 @@ import {
   nameIsDNSLabel,
   nameIsDNSSubdomain,
   validateRBACName,
-  validateServiceName,
   type ValidateNameFunc,
 } from '../../machinery/validation/names.js';
-import { controllerRevisionTable } from './apps/controllerrevision/table.js';
-import { daemonSetTable } from './apps/daemonset/table.js';
-import { deploymentTable } from './apps/deployment/table.js';
-import { replicaSetTable } from './apps/replicaset/table.js';
-import { statefulSetTable } from './apps/statefulset/table.js';
+import { controllerRevisionDefinition } from './apps/controllerrevision/storage.js';
+import { daemonSetDefinition } from './apps/daemonset/storage.js';
+import { deploymentDefinition } from './apps/deployment/storage.js';
+import { replicaSetDefinition } from './apps/replicaset/storage.js';
+import { statefulSetDefinition } from './apps/statefulset/storage.js';
+import { cronJobDefinition } from './batch/cronjob/storage.js';
+import { jobDefinition } from './batch/job/storage.js';
 import { configMapTable } from './core/configmap/table.js';
 import { endpointsTable } from './core/endpoints/table.js';
 import { eventTable } from './core/event/table.js';
@@ -24,10 +25,11 @@ import { limitRangeTable } from './core/limitrange/table.js';
 import { namespaceDefinition } from './core/namespace/storage.js';
 import { nodeDefinition } from './core/node/storage.js';
 import { podDefinition } from './core/pod/storage.js';
-import { podTemplateTable } from './core/podtemplate/table.js';
+import { podTemplateDefinition } from './core/podtemplate/storage.js';
 import { resourceQuotaTable } from './core/resourcequota/table.js';
 import { secretTable } from './core/secret/table.js';
-import { serviceTable } from './core/service/table.js';
+import { setEndpointsDefaults } from './core/service/endpoints-defaults.js';
+import { serviceDefinition, type ServiceAllocationOptions } from './core/service/storage.js';
 import { serviceAccountTable } from './core/serviceaccount/table.js';
 import { definitionKey } from './registry.js';
 import type { ResourceDefinition } from './definition.js';
@@ -69,16 +71,21 @@ export function str(object: KubeObject, ...path: string[]): string {
   return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
-export function builtinDefinitions(): Map<string, ResourceDefinition> {
+export interface BuiltinOptions {
+  /** Service allocation: `--service-cluster-ip-range` and `--service-node-port-range`. */
+  readonly services?: ServiceAllocationOptions;
+}
+
+export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, ResourceDefinition> {
   const defs: [string, string, ResourceDefinition][] = [
     ['', 'ConfigMap', plain(nameIsDNSSubdomain, { table: table(configMapTable) })],
-    ['', 'Endpoints', plain(nameIsDNSSubdomain, { storagePath: 'services/endpoints', table: table(endpointsTable) })],
+    ['', 'Endpoints', plain(nameIsDNSSubdomain, { storagePath: 'services/endpoints', table: table(endpointsTable), defaults: setEndpointsDefaults })],
     ['', 'Event', plain(nameIsDNSSubdomain, { selectableFields: eventFields, table: table(eventTable) })],
     ['', 'LimitRange', plain(nameIsDNSSubdomain, { table: table(limitRangeTable) })],
     ['', 'Namespace', namespaceDefinition],
     ['', 'Node', nodeDefinition],
     ['', 'Pod', podDefinition],
-    ['', 'PodTemplate', plain(nameIsDNSSubdomain, { table: table(podTemplateTable) })],
+    ['', 'PodTemplate', podTemplateDefinition],
     ['', 'ResourceQuota', withStatus(nameIsDNSSubdomain, { generation: false, table: table(resourceQuotaTable) })],
     [
       '',
@@ -88,18 +95,28 @@ export function builtinDefinitions(): Map<string, ResourceDefinition> {
         selectableFields: { type: (o) => str(o, 'type') },
         defaults: (o) => {
           if (o.type === undefined || o.type === '') o.type = 'Opaque';
+          // stringData is write-only: its entries are folded into data, base64-encoded, as upstream's conversion does.
+          const stringData = o.stringData;
+          if (typeof stringData === 'object' && stringData !== null) {
+            const data = (typeof o.data === 'object' && o.data !== null ? o.data : {}) as Record<string, string>;
+            for (const [k, v] of Object.entries(stringData as Record<string, unknown>)) {
+              if (typeof v === 'string') data[k] = Buffer.from(v, 'utf8').toString('base64');
+            }
+            o.data = data;
+          }
+          delete o.stringData;
         },
       }),
     ],
     ['', 'ServiceAccount', plain(nameIsDNSSubdomain, { table: table(serviceAccountTable) })],
-    ['', 'Service', withStatus(validateServiceName, { storagePath: 'services/specs', generation: false, table: table(serviceTable) })],
-    ['apps', 'ControllerRevision', plain(nameIsDNSSubdomain, { table: table(controllerRevisionTable) })],
-    ['apps', 'DaemonSet', withStatus(nameIsDNSSubdomain, { table: table(daemonSetTable) })],
-    ['apps', 'Deployment', withStatus(nameIsDNSSubdomain, { table: table(deploymentTable) })],
-    ['apps', 'ReplicaSet', withStatus(nameIsDNSSubdomain, { table: table(replicaSetTable) })],
-    ['apps', 'StatefulSet', withStatus(nameIsDNSSubdomain, { table: table(statefulSetTable) })],
-    ['batch', 'CronJob', withStatus(nameIsDNSSubdomain)],
-    ['batch', 'Job', withStatus(nameIsDNSSubdomain)],
+    ['', 'Service', serviceDefinition(options.services)],
+    ['apps', 'ControllerRevision', controllerRevisionDefinition],
+    ['apps', 'DaemonSet', daemonSetDefinition],
+    ['apps', 'Deployment', deploymentDefinition],
+    ['apps', 'ReplicaSet', replicaSetDefinition],
+    ['apps', 'StatefulSet', statefulSetDefinition],
+    ['batch', 'CronJob', cronJobDefinition],
+    ['batch', 'Job', jobDefinition],
     ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain)],
     ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain)],
     ['policy', 'PodDisruptionBudget', withStatus(nameIsDNSSubdomain)],

@@ -3,9 +3,13 @@
  * resource's definition, and the lookup the router uses.
  */
 import type { ResourceInfo, Scheme, SubresourceInfo } from '../../api/scheme.js';
+import type { KubeObject } from '../../machinery/meta.js';
+import { forbidden, isNotFound, notFound } from '../../machinery/status.js';
 import type { VerbHandler } from '../endpoints/target.js';
 import type { ResourceDefinition } from './definition.js';
-import { ObjectStorage } from './generic/object-storage.js';
+import { Cacher, type CacherOptions } from './cacher/cacher.js';
+import type { ObjectStorage } from './generic/object-storage.js';
+import type { ObjectStore } from './generic/object-store.js';
 import { GenericStore } from './generic/store.js';
 import { statusStrategy } from './generic/strategy.js';
 
@@ -29,22 +33,33 @@ export interface RegistryOptions {
   readonly prefix: string;
   /** kind (e.g. `apps/Deployment`, core kinds without group: `Pod`) → definition. */
   readonly definitions: ReadonlyMap<string, ResourceDefinition>;
+  /** Serve lists and watches from a watch cache per resource (default on), as upstream's --watch-cache. */
+  readonly watchCache?: false | CacherOptions;
 }
 
 export class Registry {
   private readonly entries = new Map<string, ResourceEntry>();
+  private readonly cachers: Cacher[] = [];
 
   constructor(options: RegistryOptions) {
     const prefix = options.prefix.replace(/\/+$/, '');
     for (const info of options.scheme.resources()) {
       const definition = options.definitions.get(definitionKey(info.group, info.kind));
       if (definition === undefined) continue;
+      const keyPrefix = `${prefix}/${definition.storagePath ?? info.resource}`;
+      let storage: ObjectStore = options.storage;
+      if (options.watchCache !== false) {
+        const cacher = new Cacher(options.storage, `${keyPrefix}/`, options.watchCache ?? {});
+        this.cachers.push(cacher);
+        storage = cacher;
+      }
       const config = {
         resource: info,
         strategy: definition.strategy,
-        storage: options.storage,
-        keyPrefix: `${prefix}/${definition.storagePath ?? info.resource}`,
+        storage,
+        keyPrefix,
         validateName: definition.validateName,
+        ...(info.namespaced ? { namespaceCheck: (ns: string, object: KubeObject) => this.checkNamespace(ns, info, object) } : {}),
         ...(definition.gracePeriod !== undefined ? { gracePeriod: definition.gracePeriod } : {}),
       };
       const store = definition.newStore !== undefined ? definition.newStore(config) : new GenericStore(config);
@@ -56,6 +71,35 @@ export class Registry {
       }
       this.entries.set(`${info.group}/${info.version}/${info.resource}`, { info, store, subresources });
     }
+  }
+
+  /**
+   * NamespaceLifecycle: a new object needs a namespace that exists and is not
+   * being deleted (upstream's messages: 404 NotFound, 403 Forbidden).
+   */
+  private async checkNamespace(namespace: string, info: ResourceInfo, object: KubeObject): Promise<void> {
+    const namespaces = this.lookup('', 'v1', 'namespaces')?.store;
+    if (namespaces === undefined) return;
+    let ns: KubeObject;
+    try {
+      ns = await namespaces.get(undefined, namespace);
+    } catch (e: unknown) {
+      if (isNotFound(e)) throw notFound({ group: '', resource: 'namespaces' }, namespace);
+      throw e;
+    }
+    const phase = (ns.status as { phase?: string } | undefined)?.phase;
+    if (ns.metadata.deletionTimestamp !== undefined || phase === 'Terminating') {
+      throw forbidden(
+        { group: info.group, resource: info.resource },
+        object.metadata.name ?? '',
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+      );
+    }
+  }
+
+  /** Stop every watch cache (on shutdown). */
+  stop(): void {
+    for (const c of this.cachers) c.stop();
   }
 
   lookup(group: string, version: string, resource: string): ResourceEntry | undefined {

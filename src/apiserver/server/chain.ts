@@ -2,26 +2,30 @@
  * The request pipeline, in the order upstream runs it. Read top to bottom:
  * this is the whole path of a request through the API server.
  *
- *   panic recovery → request info → authentication → (audit, impersonation,
- *   priority and fairness, authorization: later issues) → the handler
+ *   panic recovery → request info → metrics → authentication → (audit,
+ *   impersonation, priority and fairness, authorization: later issues) → the handler
  *
  * The handler of a resource request runs mutating admission, the strategy's
  * prepare and validate, validating admission, and then storage (see
  * endpoints/installer.ts and registry/generic/store.ts).
  */
 import type { Filter, Handler } from './context.js';
+import type { RequestMetrics } from '../metrics/request-metrics.js';
 import { withAuthentication } from './filters/with-authentication.js';
+import { withMetrics } from './filters/with-metrics.js';
 import { withPanicRecovery } from './filters/with-panic-recovery.js';
 import { withRequestInfo } from './filters/with-request-info.js';
 import type { ErrorLogger } from './response.js';
 
 export interface ChainOptions {
   readonly log: ErrorLogger;
+  /** The server's request metrics; without them withMetrics passes requests through. */
+  readonly metrics?: RequestMetrics;
 }
 
 /** The filters, outermost first. */
 export function filters(options: ChainOptions): Filter[] {
-  return [withPanicRecovery(options.log), withRequestInfo, withAuthentication];
+  return [withPanicRecovery(options.log), withRequestInfo, withMetrics(options.metrics), withAuthentication];
 }
 
 /** Wrap the handler in the filters: the first filter sees the request first. */

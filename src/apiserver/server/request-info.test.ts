@@ -20,6 +20,10 @@ describe('parseRequestInfo', () => {
     assert.equal(info('GET', '/apis/apps/v1/deployments').verb, 'list');
     assert.equal(info('GET', '/apis/apps/v1/deployments?watch=true').verb, 'watch');
     assert.equal(info('GET', '/apis/apps/v1/deployments?watch=1').verb, 'watch');
+    // Python's client sends watch=True; upstream reads any value but 0 and false as true.
+    assert.equal(info('GET', '/apis/apps/v1/deployments?watch=True').verb, 'watch');
+    assert.equal(info('GET', '/apis/apps/v1/deployments?watch=FALSE').verb, 'list');
+    assert.equal(info('GET', '/apis/apps/v1/deployments?watch=0').verb, 'list');
     assert.equal(info('GET', '/apis/apps/v1/namespaces/x/deployments/web').verb, 'get');
     assert.equal(info('GET', '/api/v1/watch/namespaces/x/pods').verb, 'watch');
     assert.equal(info('GET', '/api/v1/watch/namespaces/x/pods').resource, 'pods');

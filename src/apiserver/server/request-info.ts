@@ -106,7 +106,8 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   return { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts: rest };
 }
 
+/** `watch` as upstream decodes bool parameters: present and neither "0" nor "false" (any case). */
 function isWatch(query: URLSearchParams): boolean {
   const value = query.get('watch');
-  return value === 'true' || value === '1';
+  return value !== null && value !== '0' && value.toLowerCase() !== 'false';
 }

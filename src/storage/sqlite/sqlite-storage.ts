@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, fdatasync, fstatSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -42,10 +42,13 @@ export interface SqliteStorageOptions {
   /** The database file (`db/state.db` of the data directory); its directory is created if missing. */
   readonly path: string;
   /**
-   * Durability of a commit. Default FULL: the WAL is fsynced at every commit,
-   * so an acknowledged write survives power loss, as etcd's would. Group commit
-   * is what makes FULL affordable: one fsync serves a whole batch of concurrent
-   * writes. NORMAL skips that fsync (a process crash still loses nothing).
+   * Durability of a commit. Default FULL: no write is acknowledged (and no
+   * watcher sees it) before the WAL holding it has been fsynced, so an
+   * acknowledged write survives power loss, as etcd's would. The fsync runs on
+   * libuv's thread pool, off the event loop, and one fsync serves every batch
+   * committed while the previous one ran (group commit twice over). NORMAL
+   * skips the fsync (a process crash still loses nothing; a power cut may lose
+   * the last writes).
    */
   readonly synchronous?: SynchronousLevel;
   /**
@@ -127,8 +130,16 @@ export class SqliteStorage implements Storage {
   private readonly queue: GroupCommitQueue<WriteOp>;
   private readonly runBatch: (batch: WriteOp[], events: StorageEvent[]) => number;
   private readonly timer: NodeJS.Timeout | undefined;
-  /** Revision of the last committed write. */
+  /** Revision of the last committed write (in the database, perhaps not yet fsynced). */
   private revision: number;
+  /** Revision up to which writes are durable and have been acknowledged and dispatched to watchers. */
+  private durableRevision: number;
+  /** FULL durability: fsyncs the WAL off the event loop; undefined for NORMAL. */
+  private readonly syncer: WalSyncer | undefined;
+  /** Committed batches waiting for the next fsync, in commit order. */
+  private unsynced: { batch: WriteOp[]; events: StorageEvent[]; upTo: number }[] = [];
+  /** Readers waiting until everything committed before they started is durable. */
+  private durableWaiters: { upTo: number; resolve: () => void }[] = [];
   private compactRev: number;
   /** Compactions run one at a time, in call order. */
   private compaction: Promise<void> = Promise.resolve();
@@ -137,8 +148,9 @@ export class SqliteStorage implements Storage {
   private closed = false;
 
   /** Use {@link openSqliteStorage}. `db` must have the schema ({@link initSchema}). */
-  constructor(db: Database.Database, options: { compactIntervalMs?: number } = {}) {
+  constructor(db: Database.Database, options: { compactIntervalMs?: number; syncer?: WalSyncer } = {}) {
     this.db = db;
+    this.syncer = options.syncer;
     this.sql = new Statements(db);
     const version = this.sql.getMeta('schema_version');
     if (version !== SCHEMA_VERSION) {
@@ -147,6 +159,7 @@ export class SqliteStorage implements Storage {
       );
     }
     this.revision = this.sql.lastRevision();
+    this.durableRevision = this.revision;
     this.compactRev = this.sql.getMeta('compact_revision');
     this.tickRevision = this.revision;
     this.queue = new GroupCommitQueue((batch) => this.commit(batch));
@@ -165,11 +178,15 @@ export class SqliteStorage implements Storage {
   async get(key: string): Promise<KeyValue | undefined> {
     this.assertOpen();
     checkKey(key);
+    await this.awaitDurable();
+    this.assertOpen();
     const row = this.sql.getCurrent.get(key);
     return row === undefined ? undefined : currentKv(key, row);
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    this.assertOpen();
+    await this.awaitDurable();
     this.assertOpen();
     if (typeof prefix !== 'string') throw invalidArgument('prefix must be a string');
     const limit = options.limit ?? 0;
@@ -241,7 +258,9 @@ export class SqliteStorage implements Storage {
         const byName = prefix !== '' && this.revision - fromRevision > REPLAY_BY_NAME_AFTER;
         for (const row of this.sql.replay(range, fromRevision, byName)) stream.push(replayEvent(row));
       }
-      unregister = this.hub.add(prefix, fromRevision, stream);
+      // The replay covered everything committed; batches still waiting for their
+      // fsync are dispatched later, and this watcher has already seen them.
+      unregister = this.hub.add(prefix, Math.max(fromRevision, this.revision), stream);
     } catch (e: unknown) {
       stream.fail(e instanceof StorageError ? e : unavailable('sqlite watch replay failed', e));
     }
@@ -250,7 +269,19 @@ export class SqliteStorage implements Storage {
 
   async currentRevision(): Promise<number> {
     this.assertOpen();
+    await this.awaitDurable();
     return this.revision;
+  }
+
+  /**
+   * Resolves once every write committed before the call is durable: a read
+   * never returns less than what was acknowledged before it started. (It may
+   * see a batch committed while it waited, whose acknowledgement is one fsync
+   * away; only a power cut in that instant could take such a write back.)
+   */
+  private awaitDurable(): Promise<void> {
+    if (this.durableRevision >= this.revision) return Promise.resolve();
+    return new Promise((resolve) => this.durableWaiters.push({ upTo: this.revision, resolve }));
   }
 
   compact(revision: number): Promise<void> {
@@ -266,19 +297,29 @@ export class SqliteStorage implements Storage {
     return run;
   }
 
-  /** Flush queued writes, end running watches, and close the file. Idempotent. */
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  /** Flush queued writes (and their fsync), end running watches, and close the file. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true; // later calls fail with Closed; already queued writes still commit
     try {
       this.queue.flush();
+      if (this.syncer !== undefined) {
+        await new Promise<void>((resolve) => {
+          if (this.durableRevision >= this.revision) resolve();
+          else this.durableWaiters.push({ upTo: this.revision, resolve });
+        });
+      }
       this.hub.endAll();
+      for (const w of this.durableWaiters) w.resolve();
+      this.durableWaiters = [];
       if (this.timer !== undefined) clearInterval(this.timer);
+      // Closing checkpoints the WAL into the database: with FULL, sqlite fsyncs the database first.
+      if (this.syncer !== undefined) this.db.pragma('synchronous = FULL');
       this.db.close();
+      this.syncer?.close();
     } catch (e: unknown) {
-      return Promise.reject(unavailable('closing the sqlite store failed', e));
+      throw unavailable('closing the sqlite store failed', e);
     }
-    return Promise.resolve();
   }
 
   /** Group-commit counters: the benchmark's raw loop commits batches of `meanBatchSize`. */
@@ -328,11 +369,68 @@ export class SqliteStorage implements Storage {
       return;
     }
     if (last > 0) this.revision = last;
-    this.hub.dispatch(events);
-    for (const op of batch) {
-      if (op.error !== undefined) op.reject(op.error);
-      else if (op.kind === 'delete') op.resolve(op.result!);
-      else op.resolve(op.result!);
+    if (this.syncer === undefined) {
+      this.durableRevision = this.revision;
+      this.hub.dispatch(events);
+      settle(batch);
+      return;
+    }
+    this.unsynced.push({ batch, events, upTo: this.revision });
+    this.startSync();
+  }
+
+  /**
+   * Fsync the WAL for every batch committed so far, then acknowledge them and
+   * feed watchers, in commit order. Batches committed while an fsync runs wait
+   * for the next one, which starts as soon as it ends.
+   */
+  private startSync(): void {
+    const syncer = this.syncer!;
+    if (syncer.busy || this.unsynced.length === 0) return;
+    const pending = this.unsynced;
+    this.unsynced = [];
+    syncer.sync((error) => {
+      if (error !== undefined) {
+        // The disk refused: nothing of these batches can be promised. Fail loudly.
+        const failure = unavailable('fsync of the sqlite WAL failed', error);
+        for (const p of pending) for (const op of p.batch) op.reject(failure);
+        this.hub.endAll();
+        this.closed = true;
+        return;
+      }
+      for (const p of pending) {
+        this.durableRevision = p.upTo;
+        this.hub.dispatch(p.events);
+        settle(p.batch);
+      }
+      this.releaseReaders();
+      if (syncer.walBytes() > CHECKPOINT_WAL_BYTES) this.checkpoint();
+      this.startSync();
+    });
+  }
+
+  private releaseReaders(): void {
+    if (this.durableWaiters.length === 0) return;
+    const waiting: typeof this.durableWaiters = [];
+    for (const w of this.durableWaiters) {
+      if (this.durableRevision >= w.upTo) w.resolve();
+      else waiting.push(w);
+    }
+    this.durableWaiters = waiting;
+  }
+
+  /**
+   * Copy the WAL into the database and restart it. Automatic checkpoints are
+   * off (they would not fsync the database with synchronous=OFF); this one runs
+   * with FULL, so sqlite fsyncs the WAL and the database before reusing the WAL.
+   */
+  private checkpoint(): void {
+    if (this.closed) return;
+    this.db.pragma('synchronous = FULL');
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.db.pragma('synchronous = OFF');
     }
   }
 
@@ -422,16 +520,82 @@ export function openSqliteStorage(options: SqliteStorageOptions): SqliteStorage 
   try {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
     db = new Database(options.path, { timeout: options.lockTimeoutMs ?? 5000 });
-    initSchema(db, options.synchronous ?? 'FULL');
+    const level = options.synchronous ?? 'FULL';
+    initSchema(db, level);
     // Take the exclusive lock now, so a second process fails at open rather than at its first write.
     db.exec('BEGIN IMMEDIATE; COMMIT');
-    const storeOptions =
-      options.compactIntervalMs === undefined ? {} : { compactIntervalMs: options.compactIntervalMs };
-    return new SqliteStorage(db, storeOptions);
+    let syncer: WalSyncer | undefined;
+    if (level === 'FULL' && options.path !== ':memory:') {
+      // FULL durability, with the fsync done by us off the event loop (see SqliteStorageOptions).
+      db.pragma('wal_autocheckpoint = 0');
+      db.pragma('synchronous = OFF');
+      syncer = new WalSyncer(`${options.path}-wal`);
+    }
+    return new SqliteStorage(db, {
+      ...(options.compactIntervalMs === undefined ? {} : { compactIntervalMs: options.compactIntervalMs }),
+      ...(syncer !== undefined ? { syncer } : {}),
+    });
   } catch (e: unknown) {
     db?.close();
     if (e instanceof StorageError) throw e;
     throw unavailable(`cannot open sqlite store "${options.path}"`, e);
+  }
+}
+
+function settle(batch: WriteOp[]): void {
+  for (const op of batch) {
+    if (op.error !== undefined) op.reject(op.error);
+    else if (op.kind === 'delete') op.resolve(op.result!);
+    else op.resolve(op.result!);
+  }
+}
+
+/** The WAL is checkpointed into the database when it grows past this. */
+const CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
+
+/**
+ * fdatasync of the WAL file on libuv's thread pool, so the event loop keeps
+ * parsing requests and filling the next batch while the disk works. The first
+ * sync also fsyncs the directory, which makes the WAL file's own entry durable.
+ */
+export class WalSyncer {
+  private fd: number | undefined;
+  private dirSynced = false;
+  busy = false;
+
+  constructor(private readonly walPath: string) {}
+
+  sync(done: (error: Error | undefined) => void): void {
+    this.busy = true;
+    try {
+      this.fd ??= openSync(this.walPath, 'r');
+      if (!this.dirSynced) {
+        const dir = openSync(dirname(this.walPath), 'r');
+        try {
+          fsyncSync(dir);
+        } finally {
+          closeSync(dir);
+        }
+        this.dirSynced = true;
+      }
+    } catch (e: unknown) {
+      this.busy = false;
+      done(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    fdatasync(this.fd, (error) => {
+      this.busy = false;
+      done(error ?? undefined);
+    });
+  }
+
+  walBytes(): number {
+    return this.fd === undefined ? 0 : fstatSync(this.fd).size;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 }
 

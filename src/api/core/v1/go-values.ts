@@ -14,7 +14,32 @@ export function goStringMap(map: Readonly<Record<string, string>> | null | undef
   return new RawValue(`map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(map[k] ?? '')}`).join(', ')}}`);
 }
 
-/** A pointer that is nil prints as `null`; anything else as itself. */
-export function orNull(value: unknown): unknown {
-  return value === undefined ? null : value;
+interface SelectorLike {
+  readonly matchLabels?: Readonly<Record<string, string>> | null | undefined;
+  readonly matchExpressions?: readonly { key: string; operator: string; values?: readonly string[] | null | undefined }[] | null | undefined;
+}
+
+function goMapText(map: Readonly<Record<string, string>> | null | undefined): string {
+  return goStringMap(map).text;
+}
+
+function goStrings(values: readonly string[] | null | undefined): string {
+  return values === null || values === undefined ? '[]string(nil)' : `[]string{${values.map(goQuote).join(', ')}}`;
+}
+
+/**
+ * A metav1.LabelSelector as `%#v` prints it, as in the well-known
+ * `spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web"},
+ * MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable`.
+ */
+export function goLabelSelector(selector: SelectorLike | null | undefined): RawValue | null {
+  if (selector === null || selector === undefined) return null;
+  const expressions = selector.matchExpressions;
+  const exprText =
+    expressions === null || expressions === undefined
+      ? '[]v1.LabelSelectorRequirement(nil)'
+      : `[]v1.LabelSelectorRequirement{${expressions
+          .map((e) => `v1.LabelSelectorRequirement{Key:${goQuote(e.key)}, Operator:${goQuote(e.operator)}, Values:${goStrings(e.values)}}`)
+          .join(', ')}}`;
+  return new RawValue(`v1.LabelSelector{MatchLabels:${goMapText(selector.matchLabels)}, MatchExpressions:${exprText}}`);
 }

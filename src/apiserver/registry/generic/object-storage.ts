@@ -10,6 +10,7 @@
 import { isStorageError, keyNotFound } from '../../../storage/errors.js';
 import type { KeyValue, Storage, StorageEvent, StorageWatch } from '../../../storage/interface.js';
 import type { KubeObject } from '../../../machinery/meta.js';
+import type { ObjectStore } from './object-store.js';
 
 /** Decides whether an object belongs in a list or watch (label and field selectors). */
 export type Predicate = (object: KubeObject) => boolean;
@@ -51,7 +52,7 @@ export interface UpdateOptions {
 /** Returns the object to write, given the current one (undefined when creating); throw to abort. */
 export type TryUpdate = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
 
-export class ObjectStorage {
+export class ObjectStorage implements ObjectStore {
   constructor(readonly storage: Storage) {}
 
   async create(key: string, object: KubeObject): Promise<KubeObject> {

@@ -6,19 +6,20 @@ import { builtinDefinitions } from '../builtin.js';
 import { Registry } from '../registry.js';
 import { ObjectStorage } from './object-storage.js';
 
-function configmaps() {
+async function configmaps() {
   const registry = new Registry({
     scheme: newBuiltinScheme(),
     storage: new ObjectStorage(newMemoryStorage()),
     prefix: '/registry',
     definitions: builtinDefinitions(),
   });
+  await registry.store('', 'v1', 'namespaces').create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
   return registry.store('', 'v1', 'configmaps');
 }
 
 describe('GenericStore delete', () => {
   it('marks an object held by a finalizer, and deletes it once the finalizer is removed', async () => {
-    const store = configmaps();
+    const store = await configmaps();
     await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } });
     const first = await store.delete('default', 'held');
     assert.equal(first.deleted, false);
@@ -41,8 +42,29 @@ describe('GenericStore delete', () => {
     await assert.rejects(store.get('default', 'held'), (e: unknown) => (e as { code?: number }).code === 404);
   });
 
+  it('refuses to create in a namespace that does not exist', async () => {
+    const store = await configmaps();
+    await assert.rejects(
+      store.create('nowhere', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }),
+      (e: unknown) => (e as Error).message === 'namespaces "nowhere" not found',
+    );
+  });
+
+  it('refuses to create in a namespace that is being deleted, with upstream\'s 403', async () => {
+    const registry = new Registry({ scheme: newBuiltinScheme(), storage: new ObjectStorage(newMemoryStorage()), prefix: '/registry', definitions: builtinDefinitions() });
+    const namespaces = registry.store('', 'v1', 'namespaces');
+    await namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'going', finalizers: ['example.com/hold'] } });
+    await namespaces.delete(undefined, 'going');
+    await assert.rejects(
+      registry.store('', 'v1', 'configmaps').create('going', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' } }),
+      (e: unknown) =>
+        (e as { code?: number }).code === 403 &&
+        (e as Error).message === 'configmaps "late" is forbidden: unable to create new content in namespace going because it is being terminated',
+    );
+  });
+
   it('a dry-run delete of an object held by a finalizer changes nothing', async () => {
-    const store = configmaps();
+    const store = await configmaps();
     await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } });
     const result = await store.delete('default', 'held', { dryRun: true });
     assert.ok(result.object.metadata.deletionTimestamp !== undefined);

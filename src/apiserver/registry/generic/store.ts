@@ -23,7 +23,8 @@ import {
 import type { ResourceInfo } from '../../../api/scheme.js';
 import { isStorageError } from '../../../storage/errors.js';
 import { decodeContinueToken, encodeContinueToken } from './continue-token.js';
-import type { ObjectEvent, ObjectStorage, ObjectWatch, Predicate } from './object-storage.js';
+import type { ObjectEvent, ObjectWatch, Predicate } from './object-storage.js';
+import type { ObjectStore } from './object-store.js';
 import type { Strategy } from './strategy.js';
 
 export interface ListParams {
@@ -60,12 +61,17 @@ export type GracePeriodPolicy = (object: KubeObject, requested: number | undefin
 export interface StoreConfig {
   readonly resource: ResourceInfo;
   readonly strategy: Strategy;
-  readonly storage: ObjectStorage;
+  readonly storage: ObjectStore;
   /** The key prefix of this resource, e.g. `/registry/pods` (upstream's layout). */
   readonly keyPrefix: string;
   readonly gracePeriod?: GracePeriodPolicy;
   /** Name rules of the kind: the messages of an invalid name. */
   readonly validateName: (name: string, prefix: boolean) => string[];
+  /**
+   * Upstream's NamespaceLifecycle admission for namespaced kinds: fails (404 or
+   * 403) when the namespace of a new object does not exist or is being deleted.
+   */
+  readonly namespaceCheck?: (namespace: string, object: KubeObject) => Promise<void>;
 }
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -73,7 +79,7 @@ const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 export class GenericStore {
   readonly resource: ResourceInfo;
   readonly strategy: Strategy;
-  protected readonly storage: ObjectStorage;
+  protected readonly storage: ObjectStore;
   protected readonly keyPrefix: string;
   protected readonly groupResource: GroupResource;
   protected readonly config: StoreConfig;
@@ -176,6 +182,7 @@ export class GenericStore {
     if ((meta.name === undefined || meta.name === '') && meta.generateName !== undefined && meta.generateName !== '') {
       meta.name = generateName(meta.generateName);
     }
+    if (this.resource.namespaced && this.config.namespaceCheck !== undefined) await this.config.namespaceCheck(namespace ?? '', object);
     this.strategy.prepareForCreate(object);
     this.fillCreateMeta(object);
     this.strategy.defaults(object);
@@ -211,6 +218,7 @@ export class GenericStore {
       this.checkIdentity(next, namespace, name);
       if (current === undefined) {
         if (!allowCreate) throw notFound(this.groupResource, name);
+        if (this.resource.namespaced && this.config.namespaceCheck !== undefined) await this.config.namespaceCheck(namespace ?? '', next);
         this.strategy.prepareForCreate(next);
         this.fillCreateMeta(next);
         this.strategy.defaults(next);

@@ -13,7 +13,27 @@ const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/ver
 
 export const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
+/**
+ * A connection's certificate never changes, so its user is read once per
+ * connection (per HTTP/2 session, or per HTTP/1.1 socket), not per request.
+ */
+const usersByConnection = new WeakMap<object, UserInfo | null>();
+
+function connectionOf(ctx: RequestContext): object {
+  const stream = (ctx.req as { stream?: { session?: object } }).stream;
+  return stream?.session ?? ctx.req.socket;
+}
+
 export function userFromCertificate(ctx: RequestContext): UserInfo | undefined {
+  const connection = connectionOf(ctx);
+  const known = usersByConnection.get(connection);
+  if (known !== undefined) return known ?? undefined;
+  const user = readCertificate(ctx);
+  usersByConnection.set(connection, user ?? null);
+  return user;
+}
+
+function readCertificate(ctx: RequestContext): UserInfo | undefined {
   const socket = ctx.req.socket as TLSSocket;
   if (typeof socket.getPeerCertificate !== 'function' || !socket.authorized) return undefined;
   const cert = socket.getPeerCertificate();

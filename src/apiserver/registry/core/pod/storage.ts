@@ -1,16 +1,26 @@
 /**
- * Pods: the spec/status split, the fields a field selector may name (the
- * kubelet watches `spec.nodeName=NODE`), and graceful deletion: a pod bound to
- * a node is only marked on delete (deletionTimestamp + grace period) and the
- * kubelet finishes the deletion once its containers have stopped.
+ * Pods: upstream's defaults and validation (src/api/core/v1), what a default
+ * cluster's admission adds at creation (service account, default
+ * tolerations, priority), a Pending status with the QoS class, the fields a
+ * field selector may name (the kubelet watches `spec.nodeName=NODE`),
+ * graceful deletion (a pod bound to a node is only marked on delete and the
+ * kubelet finishes the deletion once its containers have stopped), and the
+ * binding and eviction subresources.
  */
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { applyPodAdmissionDefaults } from '../../../../api/core/v1/admission-defaults.js';
+import { defaultPod } from '../../../../api/core/v1/defaults.js';
+import { podQOSClass } from '../../../../api/core/v1/qos.js';
+import { validatePod, validatePodStatusUpdate, validatePodUpdate } from '../../../../api/core/v1/validation.js';
 import type { KubeObject } from '../../../../machinery/meta.js';
-import type { TableConvertor } from '../../../../machinery/table.js';
+import { formatTime } from '../../../../machinery/meta.js';
 import { validatePodName } from '../../../../machinery/validation/names.js';
 import type { ResourceDefinition } from '../../definition.js';
 import type { GracePeriodPolicy } from '../../generic/store.js';
-import { baseStrategy, statusStrategy, type Strategy } from '../../generic/strategy.js';
+import { bindingHandlers } from './binding.js';
+import { evictionHandlers } from './eviction.js';
 import { podTable } from './table.js';
+import { newWorkloadStrategy } from './workload-strategy.js';
 
 interface PodFields {
   spec?: {
@@ -26,12 +36,36 @@ interface PodFields {
 
 const pod = (o: KubeObject): PodFields => o as KubeObject & PodFields;
 
-export const podStrategy: Strategy = {
-  ...baseStrategy,
+/** Upstream's PrepareForCreate: a Pending status with the pod's QoS class, and the SchedulingGated condition when gated. */
+function preparePodForCreate(p: Pod): void {
+  // QoS is computed on the defaulted pod (requests default to limits), as upstream's order has it.
+  defaultPod(p);
+  applyPodAdmissionDefaults(p);
+  const status: NonNullable<Pod['status']> = { phase: 'Pending', qosClass: podQOSClass(p) };
+  if ((p.spec?.schedulingGates ?? []).length > 0) {
+    status.conditions = [
+      {
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'SchedulingGated',
+        message: 'Scheduling is blocked due to non-empty scheduling gates',
+        lastProbeTime: null as unknown as string,
+        lastTransitionTime: formatTime(new Date()),
+      },
+    ];
+  }
+  (p as { status?: Pod['status'] }).status = status;
+}
+
+const strategies = newWorkloadStrategy<Pod>({
+  hasStatus: true,
   generation: false,
-  prepareForCreate: (o) => {
-    pod(o).status = { phase: 'Pending' };
-  },
+  validateName: validatePodName,
+  defaults: defaultPod,
+  prepareForCreate: preparePodForCreate,
+  validate: validatePod,
+  validateUpdate: validatePodUpdate,
+  validateStatusUpdate: validatePodStatusUpdate,
   selectableFields: {
     'spec.nodeName': (o) => pod(o).spec?.nodeName ?? '',
     'spec.restartPolicy': (o) => pod(o).spec?.restartPolicy ?? '',
@@ -42,8 +76,11 @@ export const podStrategy: Strategy = {
     'status.podIP': (o) => pod(o).status?.podIP ?? '',
     'status.nominatedNodeName': (o) => pod(o).status?.nominatedNodeName ?? '',
   },
-  table: podTable as unknown as TableConvertor<KubeObject>,
-};
+  table: podTable as never,
+});
+
+export const podStrategy = strategies.strategy;
+export const podStatusStrategy = strategies.statusStrategy!;
 
 /**
  * Upstream's rule: a pod that never reached a node, or that has finished,
@@ -60,7 +97,8 @@ export const podGracePeriod: GracePeriodPolicy = (object, requested) => {
 
 export const podDefinition: ResourceDefinition = {
   strategy: podStrategy,
-  statusStrategy: statusStrategy(podStrategy),
+  statusStrategy: podStatusStrategy,
   validateName: validatePodName,
   gracePeriod: podGracePeriod,
+  subresourceHandlers: { binding: bindingHandlers, eviction: evictionHandlers },
 };

@@ -1,0 +1,57 @@
+/**
+ * npm run bench:api — the API server under load, over HTTPS (HTTP/2, 8
+ * connections, the load generator in a process of its own), on the embedded
+ * sqlite store; each figure beside the bare storage layer measured in the same
+ * run (bare-store.ts, also a process of its own):
+ *   pod creates/s and p50/p99 at 64 concurrent requests; gets/s; the time to
+ *   list 10,000 pods; the delivery latency p50/p99 of one change to 1,000 watchers.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startK8ts } from '../../test/e2e/testing/k8ts-process.js';
+import { machineDescription, printTable, round, writeResults } from '../common/stats.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+
+function runJson(script: string, args: string[]): Promise<Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [script, ...args], { maxBuffer: 1 << 24, timeout: 300_000 }, (error, stdout, stderr) => {
+      if (error !== null) reject(new Error(`${script} failed: ${stderr || error.message}`));
+      else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, number>);
+    });
+  });
+}
+
+console.log(`bench:api on ${machineDescription()}: HTTP/2 over 8 TLS connections, load generator in its own process, sqlite store`);
+const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
+const server = startK8ts(['apiserver', '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1']);
+let api: Record<string, number>;
+try {
+  const line = await server.waitForLine(/^apiserver: serving on /, 60_000);
+  const url = line.replace(/^apiserver: serving on /, '').trim();
+  api = await runJson(here('./load.js'), [url, join(dir, 'pki'), String(SECONDS)]);
+} finally {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+const bare = await runJson(here('./bare-store.js'), [String(SECONDS)]);
+const results: Record<string, number | string> = { machine: machineDescription() };
+for (const [k, v] of Object.entries({ ...api, ...bare })) results[k] = round(v, 2);
+results.creates_ratio_64 = round(api.creates_per_s_64! / bare.bare_creates_per_s_64!, 3);
+printTable(
+  ['measure', 'API server', 'bare store', 'ratio'],
+  [
+    ['pod creates/s (64 concurrent)', api.creates_per_s_64!, bare.bare_creates_per_s_64!, api.creates_per_s_64! / bare.bare_creates_per_s_64!],
+    ['create p50 ms', api.create_p50_ms_64!, bare.bare_create_p50_ms_64!, api.create_p50_ms_64! / bare.bare_create_p50_ms_64!],
+    ['create p99 ms', api.create_p99_ms_64!, bare.bare_create_p99_ms_64!, api.create_p99_ms_64! / bare.bare_create_p99_ms_64!],
+    ['gets/s (64 concurrent)', api.gets_per_s_64!, bare.bare_gets_per_s_64!, api.gets_per_s_64! / bare.bare_gets_per_s_64!],
+    ['list 10,000 pods, p50 ms', api.list_10000_p50_ms!, bare.bare_list_10000_p50_ms!, api.list_10000_p50_ms! / bare.bare_list_10000_p50_ms!],
+    ['watch delivery to 1,000, p50 ms', api.watch_p50_ms_1000!, bare.bare_watch_p50_ms_1000!, api.watch_p50_ms_1000! / bare.bare_watch_p50_ms_1000!],
+    ['watch delivery to 1,000, p99 ms', api.watch_p99_ms_1000!, bare.bare_watch_p99_ms_1000!, api.watch_p99_ms_1000! / bare.bare_watch_p99_ms_1000!],
+  ],
+);
+console.log(`wrote ${writeResults('api', results)}`);

@@ -1,0 +1,93 @@
+/**
+ * npm run bench:store — writes/s and p50/p99 latency of each storage backend
+ * at 1, 16 and 64 concurrent writers, beside its raw engine measured in the
+ * same run:
+ *   sqlite: a plain better-sqlite3 loop into the same schema with the same
+ *           synchronous level (FULL), committing batches of the mean batch
+ *           size the store reached;
+ *   etcd:   plain Put RPCs on the same kind of gRPC channel at the same
+ *           concurrency, without the store's transactions and bookkeeping.
+ * Each measurement runs in a process of its own; etcd is a real etcd on
+ * 127.0.0.1 with a temporary data directory (fsync on). Store and raw runs
+ * alternate for ROUNDS rounds and each figure is the median, so that noise on
+ * a shared machine falls on both sides alike.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startEtcd } from '../../src/storage/etcd/testing/etcd-process.js';
+import { machineDescription, printTable, round, writeResults } from '../common/stats.js';
+
+const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONCURRENCY = [1, 16, 64];
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/** The run with the median throughput. */
+function median(results: Result[]): Result {
+  const sorted = [...results].sort((a, b) => a.writesPerSecond - b.writesPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Alternate store and raw runs; the raw run of each round may depend on its store run (the batch size). */
+async function pair(storeMode: string, rawMode: string, c: number, storeArg: string | undefined, rawArg: (store: Result) => string): Promise<[Result, Result]> {
+  const stores: Result[] = [];
+  const raws: Result[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const store = await run(storeMode, c, storeArg);
+    stores.push(store);
+    raws.push(await run(rawMode, c, rawArg(store)));
+  }
+  return [median(stores), median(raws)];
+}
+
+interface Result {
+  writesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanBatchSize?: number;
+}
+
+function run(mode: string, concurrency: number, arg?: string): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [WORKER, mode, String(concurrency), String(SECONDS), ...(arg !== undefined ? [arg] : [])], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error !== null) reject(new Error(`${mode} ${concurrency} failed: ${stderr}`));
+      else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as Result);
+    });
+  });
+}
+
+console.log(`bench:store on ${machineDescription()}; ${SECONDS} s per measurement, each in its own process, median of ${ROUNDS} alternating rounds`);
+const results: Record<string, number | string> = { machine: machineDescription() };
+const rows: (string | number)[][] = [];
+const etcd = await startEtcd();
+try {
+  for (const c of CONCURRENCY) {
+    const [store, raw] = await pair('sqlite-store', 'sqlite-raw', c, undefined, (s) => String(s.meanBatchSize ?? 1));
+    const ratio = store.writesPerSecond / raw.writesPerSecond;
+    rows.push(['sqlite', c, store.writesPerSecond, store.p50Ms, store.p99Ms, raw.writesPerSecond, raw.p50Ms, raw.p99Ms, ratio, store.meanBatchSize ?? 1]);
+    Object.assign(results, {
+      [`sqlite_writes_per_s_${c}`]: round(store.writesPerSecond, 0),
+      [`sqlite_p50_ms_${c}`]: round(store.p50Ms, 3),
+      [`sqlite_p99_ms_${c}`]: round(store.p99Ms, 3),
+      [`sqlite_raw_writes_per_s_${c}`]: round(raw.writesPerSecond, 0),
+      [`sqlite_mean_batch_${c}`]: round(store.meanBatchSize ?? 1, 1),
+      [`sqlite_ratio_${c}`]: round(ratio, 3),
+    });
+  }
+  for (const c of CONCURRENCY) {
+    const [store, raw] = await pair('etcd-store', 'etcd-raw', c, etcd.endpoint, () => etcd.endpoint);
+    const ratio = store.writesPerSecond / raw.writesPerSecond;
+    rows.push(['etcd', c, store.writesPerSecond, store.p50Ms, store.p99Ms, raw.writesPerSecond, raw.p50Ms, raw.p99Ms, ratio, '-']);
+    Object.assign(results, {
+      [`etcd_writes_per_s_${c}`]: round(store.writesPerSecond, 0),
+      [`etcd_p50_ms_${c}`]: round(store.p50Ms, 3),
+      [`etcd_p99_ms_${c}`]: round(store.p99Ms, 3),
+      [`etcd_raw_writes_per_s_${c}`]: round(raw.writesPerSecond, 0),
+      [`etcd_ratio_${c}`]: round(ratio, 3),
+    });
+  }
+} finally {
+  await etcd.stop();
+}
+printTable(['backend', 'writers', 'writes/s', 'p50 ms', 'p99 ms', 'raw writes/s', 'raw p50', 'raw p99', 'ratio', 'batch'], rows);
+console.log(`wrote ${writeResults('store', results)}`);

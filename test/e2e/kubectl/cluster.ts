@@ -1,0 +1,40 @@
+/**
+ * One k8ts server for one test file: started in a temporary data directory on
+ * a free port, stopped (and its directory removed) by `stop`, which a test
+ * file calls from its `after` hook.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
+
+export interface TestCluster {
+  /** The admin kubeconfig the server wrote. */
+  readonly kubeconfig: string;
+  /** A scratch directory for the test's own files (manifests, scripts). */
+  readonly workDir: string;
+  readonly server: K8tsProcess;
+  stop(): Promise<void>;
+}
+
+export async function startCluster(name: string): Promise<TestCluster> {
+  const root = await mkdtemp(join(tmpdir(), `k8ts-${name}-`));
+  const server = startK8ts(['server', '--data-dir', join(root, 'data'), '--secure-port', '0']);
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      await server.stop();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  };
+  try {
+    const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
+    return { kubeconfig: line.slice('export KUBECONFIG='.length).trim(), workDir: root, server, stop };
+  } catch (e: unknown) {
+    await stop();
+    throw e;
+  }
+}

@@ -1,0 +1,4 @@
+/** The kubectl end-to-end scenarios with kubectl 1.27 (see kubectl-suite.ts). */
+import { kubectlSuite } from './kubectl-suite.js';
+
+kubectlSuite('1.27');

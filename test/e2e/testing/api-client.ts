@@ -1,0 +1,61 @@
+/**
+ * Raw HTTPS requests to the API server with the admin client certificate from
+ * a data directory's PKI: for tests of exact status codes, headers and bodies.
+ */
+import { readFileSync } from 'node:fs';
+import { connect, constants, type ClientHttp2Session, type OutgoingHttpHeaders } from 'node:http2';
+import { join } from 'node:path';
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+  json<T = Record<string, unknown>>(): T;
+}
+
+export class ApiClient {
+  private readonly session: ClientHttp2Session;
+
+  constructor(url: string, pkiDir: string, options: { anonymous?: boolean } = {}) {
+    const ca = readFileSync(join(pkiDir, 'ca.crt'));
+    this.session = connect(
+      url,
+      options.anonymous === true ? { ca } : { ca, cert: readFileSync(join(pkiDir, 'admin.crt')), key: readFileSync(join(pkiDir, 'admin.key')) },
+    );
+    this.session.on('error', () => {});
+  }
+
+  request(method: string, path: string, options: { body?: string | Buffer; headers?: OutgoingHttpHeaders } = {}): Promise<ApiResponse> {
+    return new Promise((resolve, reject) => {
+      const stream = this.session.request(
+        { [constants.HTTP2_HEADER_METHOD]: method, [constants.HTTP2_HEADER_PATH]: path, ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+        { endStream: options.body === undefined },
+      );
+      let status = 0;
+      let headers: Record<string, string | string[] | undefined> = {};
+      const chunks: Buffer[] = [];
+      stream.on('response', (h) => {
+        status = Number(h[constants.HTTP2_HEADER_STATUS]);
+        headers = h as Record<string, string | string[] | undefined>;
+      });
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status, headers, text, json: <T>() => JSON.parse(text) as T });
+      });
+      stream.on('error', reject);
+      if (options.body !== undefined) stream.end(options.body);
+    });
+  }
+
+  close(): void {
+    this.session.close();
+  }
+}
+
+/** The https://host:port of a kubeconfig's cluster. */
+export function serverUrlOf(kubeconfig: string): string {
+  const match = /server:\s*(\S+)/.exec(readFileSync(kubeconfig, 'utf8'));
+  if (match === null) throw new Error(`no server in ${kubeconfig}`);
+  return match[1]!;
+}
