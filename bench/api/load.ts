@@ -12,6 +12,7 @@ const [url, pkiDir, secondsText] = process.argv.slice(2) as [string, string, str
 const seconds = Number(secondsText);
 const CONCURRENCY = 64;
 const client = new H2Client(url, pkiDir, 8);
+const progress = (what: string): void => void process.stderr.write(`load: ${what}\n`);
 
 async function createNamespace(name: string): Promise<void> {
   const r = await client.request('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
@@ -38,6 +39,7 @@ async function closedLoop(request: (worker: number, n: number) => Promise<void>)
 
 async function main(): Promise<Record<string, number>> {
   await createNamespace('bench-create');
+  progress('creates');
   const created: string[] = [];
   const creates = await closedLoop(async (w, n) => {
     const name = `p-${w}-${n}`;
@@ -45,13 +47,14 @@ async function main(): Promise<Record<string, number>> {
     if (r.status !== 201) throw new Error(`create: ${r.status} ${r.body}`);
     created.push(name);
   });
+  progress(`gets (${created.length} pods)`);
   const gets = await closedLoop(async (w, n) => {
     const name = created[(w * 7919 + n) % created.length]!;
     const r = await client.request('GET', `/api/v1/namespaces/bench-create/pods/${name}`);
     if (r.status !== 200) throw new Error(`get: ${r.status}`);
   });
 
-  // A list of 10,000 pods.
+  progress('list');
   await createNamespace('bench-list');
   const LIST_SIZE = 10_000;
   let next = 0;
@@ -75,7 +78,7 @@ async function main(): Promise<Record<string, number>> {
     if (items !== LIST_SIZE) throw new Error(`list returned ${items} items`);
   }
 
-  // One change delivered to 1,000 watchers.
+  progress('watch');
   await createNamespace('bench-watch');
   const WATCHERS = 1000;
   const ROUNDS = 20;
@@ -85,6 +88,7 @@ async function main(): Promise<Record<string, number>> {
   const list = await client.request('GET', '/api/v1/namespaces/bench-watch/pods');
   const rv = (JSON.parse(list.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
   for (let i = 0; i < WATCHERS; i++) {
+    if (i % 100 === 0) progress(`opening watcher ${i}`);
     closers.push(
       await client.watch(`/api/v1/namespaces/bench-watch/pods?watch=true&resourceVersion=${rv}`, (line) => {
         const now = performance.now();
@@ -98,6 +102,7 @@ async function main(): Promise<Record<string, number>> {
       }),
     );
   }
+  progress(`watching with ${closers.length} watchers`);
   const deliveries: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const name = `w-${round}`;

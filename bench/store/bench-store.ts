@@ -21,6 +21,8 @@ const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONCURRENCY = [1, 16, 64];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** BENCH_BACKENDS=etcd (or sqlite) measures one backend only. */
+const BACKENDS = (process.env.BENCH_BACKENDS ?? 'sqlite,etcd').split(',');
 
 /** The run with the median throughput. */
 function median(results: Result[]): Result {
@@ -61,7 +63,7 @@ const results: Record<string, number | string> = { machine: machineDescription()
 const rows: (string | number)[][] = [];
 const etcd = await startEtcd();
 try {
-  for (const c of CONCURRENCY) {
+  for (const c of BACKENDS.includes('sqlite') ? CONCURRENCY : []) {
     const [store, raw] = await pair('sqlite-store', 'sqlite-raw', c, undefined, (s) => String(s.meanBatchSize ?? 1));
     const ratio = store.writesPerSecond / raw.writesPerSecond;
     rows.push(['sqlite', c, store.writesPerSecond, store.p50Ms, store.p99Ms, raw.writesPerSecond, raw.p50Ms, raw.p99Ms, ratio, store.meanBatchSize ?? 1]);
@@ -74,7 +76,7 @@ try {
       [`sqlite_ratio_${c}`]: round(ratio, 3),
     });
   }
-  for (const c of CONCURRENCY) {
+  for (const c of BACKENDS.includes('etcd') ? CONCURRENCY : []) {
     const [store, raw] = await pair('etcd-store', 'etcd-raw', c, etcd.endpoint, () => etcd.endpoint);
     const ratio = store.writesPerSecond / raw.writesPerSecond;
     rows.push(['etcd', c, store.writesPerSecond, store.p50Ms, store.p99Ms, raw.writesPerSecond, raw.p50Ms, raw.p99Ms, ratio, '-']);

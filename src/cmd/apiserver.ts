@@ -9,7 +9,7 @@ import { Command, Option } from 'commander';
 import { startApiServer } from '../apiserver/apiserver.js';
 import { newLogger } from '../machinery/logger.js';
 import { describeStorage, openStorage } from '../storage/open-storage.js';
-import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, kubernetesServiceIP } from './network-defaults.js';
+import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP } from './network-defaults.js';
 import { ensureClusterPki } from './pki/cluster-pki.js';
 import { parsePort } from './server.js';
 import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
@@ -42,6 +42,8 @@ export function apiserverCommand(): Command {
 async function runApiServer(flags: ApiServerFlags): Promise<void> {
   const log = newLogger('apiserver');
   mkdirSync(flags.dataDir, { recursive: true });
+  // Port 0: pick a free port now, so that the kubeconfigs written below name the real one.
+  if (flags.securePort === 0) flags.securePort = await freePort(flags.bindAddress === '0.0.0.0' ? '127.0.0.1' : flags.bindAddress);
   const serviceIP = kubernetesServiceIP(flags.serviceClusterIpRange);
   let tls: { cert: string; key: string; clientCA: string };
   if (flags.tlsCertFile !== undefined || flags.tlsPrivateKeyFile !== undefined) {

@@ -141,6 +141,18 @@ describe('API errors', () => {
     assert.equal(secret.type, 'Opaque');
   });
 
+  it('binds a pod through the bindings resource, which is create-only (405 otherwise)', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bindme' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
+    assert.equal((await api.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(pod) })).status, 201);
+    const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'bindme' }, target: { apiVersion: 'v1', kind: 'Node', name: 'node-1' } };
+    const bound = await api.request('POST', '/api/v1/namespaces/default/bindings', { body: JSON.stringify(binding) });
+    assert.equal(bound.status, 201, bound.text);
+    const stored = (await api.request('GET', '/api/v1/namespaces/default/pods/bindme')).json<{ spec: { nodeName: string } }>();
+    assert.equal(stored.spec.nodeName, 'node-1');
+    await expectStatus('POST', '/api/v1/namespaces/default/bindings', { body: JSON.stringify(binding) }, 409, 'Conflict', /is already assigned to node "node-1"/);
+    await expectStatus('GET', '/api/v1/namespaces/default/bindings', {}, 405, 'MethodNotAllowed');
+  });
+
   it('answers 401 to anonymous requests except for health and version', async () => {
     const anonymous = new ApiClient(url, join(dir, 'pki'), { anonymous: true });
     try {

@@ -32,8 +32,23 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
     delete: handleDelete,
     deletecollection: handleDeleteCollection,
   };
+  /**
+   * The `bindings` resource is not stored: a POST binds the pod the body names,
+   * as pods/NAME/binding does (upstream serves both for the scheduler).
+   */
+  const bindings: Handler = async (ctx) => {
+    const info = ctx.info;
+    const pods = options.registry.lookup('', 'v1', 'pods');
+    const sub = pods?.subresources.get('binding');
+    const handler = sub?.handlers.create;
+    if (pods === undefined || sub === undefined || handler === undefined) throw resourceNotFound();
+    if (info.verb !== 'create' || info.name !== '') throw methodNotAllowed();
+    if (info.namespace === '') throw resourceNotFound();
+    return handler(ctx, { resource: pods.info, subresource: sub.info, store: sub.store, namespace: info.namespace, name: '' });
+  };
   return async (ctx) => {
     const info = ctx.info;
+    if (info.apiGroup === '' && info.apiVersion === 'v1' && info.resource === 'bindings') return bindings(ctx);
     const entry = options.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (entry === undefined) throw resourceNotFound();
     const resource = entry.info;

@@ -40,6 +40,7 @@ export interface RegistryOptions {
 export class Registry {
   private readonly entries = new Map<string, ResourceEntry>();
   private readonly cachers: Cacher[] = [];
+  private namespaceCache: Cacher | undefined;
 
   constructor(options: RegistryOptions) {
     const prefix = options.prefix.replace(/\/+$/, '');
@@ -51,6 +52,7 @@ export class Registry {
       if (options.watchCache !== false) {
         const cacher = new Cacher(options.storage, `${keyPrefix}/`, options.watchCache ?? {});
         this.cachers.push(cacher);
+        if (info.group === '' && info.resource === 'namespaces') this.namespaceCache = cacher;
         storage = cacher;
       }
       const config = {
@@ -80,12 +82,16 @@ export class Registry {
   private async checkNamespace(namespace: string, info: ResourceInfo, object: KubeObject): Promise<void> {
     const namespaces = this.lookup('', 'v1', 'namespaces')?.store;
     if (namespaces === undefined) return;
-    let ns: KubeObject;
-    try {
-      ns = await namespaces.get(undefined, namespace);
-    } catch (e: unknown) {
-      if (isNotFound(e)) throw notFound({ group: '', resource: 'namespaces' }, namespace);
-      throw e;
+    // The watch cache answers without waiting for storage; a namespace it has
+    // not seen yet (created a moment ago) is looked up in storage.
+    let ns = await this.namespaceCache?.cached(namespaces.key(undefined, namespace));
+    if (ns === undefined) {
+      try {
+        ns = await namespaces.get(undefined, namespace);
+      } catch (e: unknown) {
+        if (isNotFound(e)) throw notFound({ group: '', resource: 'namespaces' }, namespace);
+        throw e;
+      }
     }
     const phase = (ns.status as { phase?: string } | undefined)?.phase;
     if (ns.metadata.deletionTimestamp !== undefined || phase === 'Terminating') {

@@ -48,6 +48,33 @@ export class ApiClient {
     });
   }
 
+  /**
+   * Open a watch; resolves once the response headers arrive, with the lines
+   * received so far (growing) and a promise of how the stream ended.
+   */
+  watch(path: string): Promise<{ status: number; lines: string[]; ended: Promise<'end' | 'error'> }> {
+    return new Promise((resolve, reject) => {
+      const stream = this.session.request({ [constants.HTTP2_HEADER_METHOD]: 'GET', [constants.HTTP2_HEADER_PATH]: path });
+      const lines: string[] = [];
+      let buffered = '';
+      const ended = new Promise<'end' | 'error'>((done) => {
+        stream.on('end', () => done('end'));
+        stream.on('error', () => done('error'));
+      });
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        buffered += chunk;
+        let nl: number;
+        while ((nl = buffered.indexOf('\n')) >= 0) {
+          lines.push(buffered.slice(0, nl));
+          buffered = buffered.slice(nl + 1);
+        }
+      });
+      stream.on('response', (h) => resolve({ status: Number(h[constants.HTTP2_HEADER_STATUS]), lines, ended }));
+      stream.on('error', reject);
+    });
+  }
+
   close(): void {
     this.session.close();
   }

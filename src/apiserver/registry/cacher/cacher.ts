@@ -8,8 +8,9 @@
  * - It starts with a list at revision R and a storage watch from R, so it sees
  *   every change after its snapshot, in order, exactly once.
  * - A consistent list (no resourceVersion) first asks storage for its current
- *   revision and waits until the cache has caught up to it, then answers from
- *   memory: a client never sees older data than a read from storage would give.
+ *   revision; when the cache has seen it, the list is answered from memory,
+ *   otherwise from storage: a client never sees older data than a read from
+ *   storage would give.
  * - It keeps the last `capacity` events. A watch from a revision inside that
  *   window is replayed from it and then fed live, registered in the same
  *   synchronous step as the replay, so there is no gap and no duplicate. A
@@ -55,7 +56,6 @@ export class Cacher implements ObjectStore {
   private revision = 0;
   private events: CachedEvent[] = [];
   private readonly watchers = new Set<CacheWatcher>();
-  private waiters: { revision: number; resolve: () => void }[] = [];
   private started: Promise<void> | undefined;
   private stopped = false;
   private storageWatch: { cancel(): void } | undefined;
@@ -107,7 +107,13 @@ export class Cacher implements ObjectStore {
     }
     await this.ensureStarted();
     const current = await this.storage.currentRevision();
-    await this.waitFor(current);
+    if (this.revision < current) {
+      // The cache has not seen revision `current` yet: either an event under
+      // its prefix is still on its way, or the newer writes were to other
+      // resources and nothing tells the cache so (storage sends no progress
+      // notifications yet). Either way storage has the consistent answer.
+      return this.backing.list(prefix, options);
+    }
     const items: KubeObject[] = [];
     const predicate = options.predicate;
     for (const key of this.keysFrom(prefix)) {
@@ -133,6 +139,16 @@ export class Cacher implements ObjectStore {
         yield* inner;
       },
     };
+  }
+
+  /**
+   * The cached object under a key, without going to storage (undefined when
+   * the cache does not hold it: the caller decides whether to ask storage).
+   * For admission checks, which upstream also answers from an informer.
+   */
+  async cached(key: string): Promise<KubeObject | undefined> {
+    await this.ensureStarted();
+    return this.objects.get(key);
   }
 
   /** Stop the storage watch and end every watcher. */
@@ -180,11 +196,6 @@ export class Cacher implements ObjectStore {
     const keys = this.sortedKeys;
     if (prefix === this.prefix) return keys;
     return keys.filter((k) => k.startsWith(prefix));
-  }
-
-  private waitFor(revision: number): Promise<void> {
-    if (this.revision >= revision) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ revision, resolve }));
   }
 
   private ensureStarted(): Promise<void> {
@@ -238,7 +249,6 @@ export class Cacher implements ObjectStore {
     this.sortedKeys = undefined;
     this.events = [];
     this.revision = revision;
-    this.release();
     return revision;
   }
 
@@ -266,18 +276,8 @@ export class Cacher implements ObjectStore {
     if (this.events.length > this.capacity * 1.25) this.events = this.events.slice(this.events.length - this.capacity);
     this.revision = cached.revision;
     for (const watcher of this.watchers) deliver(watcher, cached);
-    this.release();
   }
 
-  private release(): void {
-    if (this.waiters.length === 0) return;
-    const still: typeof this.waiters = [];
-    for (const w of this.waiters) {
-      if (this.revision >= w.revision) w.resolve();
-      else still.push(w);
-    }
-    this.waiters = still;
-  }
 }
 
 /** The event as this watcher sees it: its key range and predicate decide ADDED, MODIFIED or DELETED. */

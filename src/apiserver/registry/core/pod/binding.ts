@@ -50,7 +50,9 @@ const createBinding: VerbHandler = async (ctx, t) => {
   if (ns !== undefined && ns !== '' && ns !== t.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  if ((body.metadata.name ?? '') !== t.name) throw badRequest('name in URL does not match name in Binding object');
+  // POST …/pods/NAME/binding names the pod in the URL; POST …/bindings (the older form) in the body.
+  const podName = t.name === '' ? (body.metadata.name ?? '') : t.name;
+  if ((body.metadata.name ?? '') !== podName) throw badRequest('name in URL does not match name in Binding object');
   const errors = validatePodBinding(binding);
   // Upstream returns these as a plain error, which the API server answers with a 500 of unknown reason.
   if (errors.length > 0) throw new StatusError({ code: 500, reason: '', message: formatFieldErrors(errors) });
@@ -58,25 +60,25 @@ const createBinding: VerbHandler = async (ctx, t) => {
   const store = t.store.withStrategy(bindingStrategy(t.store.strategy));
   await store.update(
     t.namespace,
-    t.name,
+    podName,
     (current: KubeObject | undefined) => {
-      if (current === undefined) throw notFound({ group: '', resource: 'pods' }, t.name);
+      if (current === undefined) throw notFound({ group: '', resource: 'pods' }, podName);
       const uid = body.metadata.uid ?? '';
       if (uid !== '' && uid !== current.metadata.uid) {
-        throw conflict(BINDING_RESOURCE, t.name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+        throw conflict(BINDING_RESOURCE, podName, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
       }
       const rv = body.metadata.resourceVersion ?? '';
       if (rv !== '' && rv !== current.metadata.resourceVersion) {
-        throw conflict(BINDING_RESOURCE, t.name, `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+        throw conflict(BINDING_RESOURCE, podName, `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
       const pod = current as KubeObject & Pod;
       if (current.metadata.deletionTimestamp !== undefined) {
-        throw conflict(BINDING_RESOURCE, t.name, `pod ${t.name} is being deleted, cannot be assigned to a host`);
+        throw conflict(BINDING_RESOURCE, podName, `pod ${podName} is being deleted, cannot be assigned to a host`);
       }
       const assigned = pod.spec?.nodeName ?? '';
-      if (assigned !== '') throw conflict(BINDING_RESOURCE, t.name, `pod ${t.name} is already assigned to node "${assigned}"`);
+      if (assigned !== '') throw conflict(BINDING_RESOURCE, podName, `pod ${podName} is already assigned to node "${assigned}"`);
       if ((pod.spec?.schedulingGates ?? []).length > 0) {
-        throw conflict(BINDING_RESOURCE, t.name, `pod ${t.name} has non-empty .spec.schedulingGates`);
+        throw conflict(BINDING_RESOURCE, podName, `pod ${podName} has non-empty .spec.schedulingGates`);
       }
       pod.spec = { ...(pod.spec ?? { containers: [] }), nodeName: node };
       const annotations = body.metadata.annotations;
