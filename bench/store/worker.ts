@@ -32,20 +32,28 @@ interface Result {
   meanBatchSize?: number;
 }
 
-/** `concurrency` writers each doing one write after another until the time is up. */
+/** Warm-up before the measured window: connections open, code compiled, caches filled. */
+const WARMUP_MS = 1000;
+
+/**
+ * `concurrency` writers each doing one write after another until the time is
+ * up; only writes that start after the warm-up are measured.
+ */
 async function closedLoop(write: (writer: number, n: number) => Promise<unknown>): Promise<Result> {
   const latencies: number[] = [];
-  const start = performance.now();
-  const deadline = start + durationMs;
+  const warmupEnd = performance.now() + WARMUP_MS;
+  const deadline = warmupEnd + durationMs;
+  let start = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async (_, writer) => {
       for (let n = 0; performance.now() < deadline; n++) {
         const t = performance.now();
         await write(writer, n);
-        latencies.push(performance.now() - t);
+        if (t >= warmupEnd) latencies.push(performance.now() - t);
       }
     }),
   );
+  start = warmupEnd;
   const seconds = (performance.now() - start) / 1000;
   return { writes: latencies.length, seconds, writesPerSecond: latencies.length / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
 }

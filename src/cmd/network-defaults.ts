@@ -26,3 +26,12 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
     });
   });
 }
+
+/** Whether the port can be bound on all addresses now (the API server binds 0.0.0.0). */
+export function portIsFree(port: number, host = '0.0.0.0'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}

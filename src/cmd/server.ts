@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { describeStorage } from '../storage/open-storage.js';
-import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP } from './network-defaults.js';
+import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP, portIsFree } from './network-defaults.js';
 import { ensureClusterPki } from './pki/cluster-pki.js';
 import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
 import { Supervisor } from './supervisor.js';
@@ -45,6 +45,9 @@ async function runServer(flags: ServerFlags): Promise<void> {
   const dataDir = resolve(flags.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const port = flags.securePort === 0 ? await freePort() : flags.securePort;
+  if (flags.securePort !== 0 && !(await portIsFree(port))) {
+    throw new Error(`port ${port} is already in use: stop what holds it, or pass --secure-port 0 to pick a free port`);
+  }
   const serverUrl = `https://${flags.nodeIp}:${port}`;
   out(`k8ts server: data directory ${dataDir}`);
   const pki = await ensureClusterPki({

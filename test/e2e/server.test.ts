@@ -76,6 +76,20 @@ describe('k8ts server and k8ts store', () => {
     assert.match(unknown.output, /unknown option '--bogus'/);
   });
 
+  it('fails with a clear error when its port is taken', async () => {
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '0.0.0.0', () => resolve()));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const { code, output } = await runK8ts(['server', '--data-dir', join(dir, 'taken'), '--secure-port', String(port)]);
+      assert.equal(code, 1);
+      assert.match(output, new RegExp(`error: port ${port} is already in use`));
+    } finally {
+      holder.close();
+    }
+  });
+
   it('fails with a clear error when etcd cannot be reached', async () => {
     const { code, output } = await runK8ts(['store', 'status', '--etcd-servers', 'http://127.0.0.1:1'], 60_000);
     assert.equal(code, 1);
