@@ -551,7 +551,7 @@ function settle(batch: WriteOp[]): void {
 }
 
 /** The WAL is checkpointed into the database when it grows past this. */
-const CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
+const CHECKPOINT_WAL_BYTES = 16 * 1024 * 1024;
 
 /**
  * fdatasync of the WAL file on libuv's thread pool, so the event loop keeps
