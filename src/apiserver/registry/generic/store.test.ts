@@ -63,6 +63,25 @@ describe('GenericStore delete', () => {
     );
   });
 
+  it('validates object metadata for every kind, each error once', async () => {
+    const store = await configmaps();
+    await assert.rejects(
+      store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'labelled', labels: { 'bad key!': 'v' } } }),
+      (e: unknown) => {
+        const status = (e as { status?: { code: number; message: string; details?: { causes?: { field?: string }[] } } }).status;
+        assert.equal(status?.code, 422);
+        assert.match(status!.message, /^ConfigMap "labelled" is invalid: metadata.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters/);
+        assert.deepEqual(status!.details?.causes?.map((c) => c.field), ['metadata.labels']);
+        return true;
+      },
+    );
+    await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owned' } });
+    await assert.rejects(
+      store.update('default', 'owned', (current) => ({ ...current!, metadata: { ...current!.metadata, labels: { 'a/b/c': 'x' } } })),
+      (e: unknown) => (e as { status?: { code: number } }).status?.code === 422,
+    );
+  });
+
   it('a dry-run delete of an object held by a finalizer changes nothing', async () => {
     const store = await configmaps();
     await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } });

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FieldError } from '../../../machinery/field-errors.js';
-import { invalid as invalidField, required } from '../../../machinery/field-errors.js';
+import { formatFieldError, invalid as invalidField } from '../../../machinery/field-errors.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../../machinery/validation/object-meta.js';
 import { formatTime, type KubeList, type KubeObject } from '../../../machinery/meta.js';
 import {
   alreadyExists,
@@ -373,27 +374,39 @@ export class GenericStore {
     }
   }
 
+  /**
+   * Upstream's ValidateObjectMeta for every kind: name (the kind's rule),
+   * namespace, labels, annotations, owner references, finalizers.
+   */
   private validateMeta(object: KubeObject): FieldError[] {
-    const meta = object.metadata;
-    const errors: FieldError[] = [];
-    if (meta.name === undefined || meta.name === '') {
-      errors.push(required('metadata.name', 'name or generateName is required'));
-    } else {
-      for (const message of this.config.validateName(meta.name, false)) errors.push(invalidField('metadata.name', meta.name, message));
-    }
-    return errors;
+    return validateObjectMeta(object.metadata, { namespaced: this.resource.namespaced, nameValidator: this.config.validateName });
   }
 
+  /**
+   * Upstream's ValidateObjectMetaUpdate. An update without resourceVersion is
+   * unconditional (allowed where the strategy says so): it is validated with
+   * the stored version filled in, as upstream's store does.
+   */
   private validateMetaUpdate(object: KubeObject, old: KubeObject): FieldError[] {
-    void object;
-    void old;
-    return [];
+    const meta = object.metadata.resourceVersion ? object.metadata : { ...object.metadata, resourceVersion: old.metadata.resourceVersion };
+    return validateObjectMetaUpdate(meta, old.metadata);
   }
 
+  /**
+   * A kind's own validation usually includes ValidateObjectMeta too (as
+   * upstream's does): the same error is reported once, as upstream's
+   * aggregate reports each message once.
+   */
   private validateOrThrow(object: KubeObject, errors: FieldError[]): void {
-    if (errors.length > 0) {
-      throw invalid({ group: this.resource.group, kind: this.resource.kind }, object.metadata.name ?? object.metadata.generateName ?? '', errors);
-    }
+    if (errors.length === 0) return;
+    const seen = new Set<string>();
+    const unique = errors.filter((e) => {
+      const key = `${e.type}\u0000${e.field}\u0000${e.detail ?? ''}\u0000${formatFieldError(e)}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    throw invalid({ group: this.resource.group, kind: this.resource.kind }, object.metadata.name ?? object.metadata.generateName ?? '', unique);
   }
 
   private checkIdentity(object: KubeObject, namespace: string | undefined, name: string): void {

@@ -27,17 +27,6 @@ export interface WorkloadStrategyOptions<T> {
 }
 
 /**
- * The generic store already reports `metadata.name` against the kind's name
- * rule; the kind's own validation (upstream's ValidateObjectMeta) reports the
- * same errors again. Keep one of each.
- */
-export function withoutStoreNameErrors(errors: FieldError[], object: KubeObject, validateName: ValidateNameFunc): FieldError[] {
-  const name = object.metadata.name ?? '';
-  const storeDetails = new Set(name === '' ? ['name or generateName is required'] : validateName(name, false));
-  return errors.filter((e) => !(e.field === 'metadata.name' && storeDetails.has(e.detail ?? '') && (e.type === 'FieldValueInvalid' || e.type === 'FieldValueRequired')));
-}
-
-/**
  * An update without metadata.resourceVersion is unconditional (the generic
  * store allows it, as upstream's does): upstream validates it with the stored
  * object's version filled in, so the new object is shown to validation so.
@@ -60,8 +49,8 @@ export function newWorkloadStrategy<T>(options: WorkloadStrategyOptions<T>): { s
       if (options.initialStatus !== undefined) o.status = options.initialStatus(as(o));
       options.prepareForCreate?.(as(o));
     },
-    validate: (o) => withoutStoreNameErrors(options.validate(as(o)), o, options.validateName),
-    validateUpdate: (o, old) => withoutStoreNameErrors(options.validateUpdate(as(withStoredVersion(o, old)), as(old)), o, options.validateName),
+    validate: (o) => options.validate(as(o)),
+    validateUpdate: (o, old) => options.validateUpdate(as(withStoredVersion(o, old)), as(old)),
     ...(options.selectableFields !== undefined ? { selectableFields: options.selectableFields } : {}),
     ...(options.table !== undefined ? { table: options.table as unknown as TableConvertor<KubeObject> } : {}),
   };
