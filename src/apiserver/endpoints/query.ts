@@ -37,13 +37,3 @@ export function queryBool(value: string | null): boolean {
   if (value === null) return false;
   return !(value === '0' || value.toLowerCase() === 'false');
 }
-
-export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
-
-/** `fieldValidation`: what to do with unknown or duplicate fields in a body (default Warn, as upstream). */
-export function parseFieldValidation(query: URLSearchParams): FieldValidation {
-  const value = query.get('fieldValidation');
-  if (value === null || value === '') return 'Warn';
-  if (value === 'Strict' || value === 'Warn' || value === 'Ignore') return value;
-  throw badRequest(`fieldValidation: Unsupported value: "${value}": supported values: "Ignore", "Strict", "Warn"`);
-}
