@@ -62,6 +62,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
   out(`store: ${describeStorage(storageConfigFromFlags({ ...flags, dataDir }))}`);
 
   const supervisor = new Supervisor(join(dataDir, 'logs'), {
+    onStart: (name, pid) => out(`${name}: started (pid ${pid})`),
     onExit: (name, code, signal, restartInMs) => {
       if (restartInMs !== undefined) out(`${name}: exited (${signal ?? `code ${code}`}); restarting in ${restartInMs} ms`);
     },

@@ -60,6 +60,31 @@ describe('k8ts server and k8ts store', () => {
     }
   });
 
+  it('restarts a component that crashes', async () => {
+    const dataDir = join(dir, 'restart');
+    const server = startK8ts(['server', '--data-dir', dataDir, '--secure-port', '0']);
+    try {
+      const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
+      const first = Number(/^apiserver: started \(pid (\d+)\)$/m.exec(server.output())![1]);
+      process.kill(first, 'SIGKILL');
+      await server.waitForLine(/^apiserver: exited \(SIGKILL\); restarting in \d+ ms$/, 30_000);
+      await server.waitForLine(new RegExp(`^apiserver: started \\(pid (?!${first}\\))\\d+\\)$`), 30_000);
+      const kubectl = newKubectl('1.33', line.slice('export KUBECONFIG='.length));
+      // The restarted API server answers once it has opened the store again.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const r = await kubectl('get', 'namespaces', '-o', 'name');
+        if (r.code === 0) {
+          assert.match(r.stdout, /namespace\/kube-system/);
+          break;
+        }
+        if (Date.now() > deadline) throw new Error(`the restarted API server did not answer: ${r.stderr}`);
+      }
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
   it('store get of a missing key fails with a clear error', async () => {
     const { code, output } = await runK8ts(['store', 'get', '/registry/pods/none/x', '--data-dir', join(dir, 'sqlite')]);
     assert.equal(code, 1);

@@ -47,6 +47,19 @@ describe('watch cache', () => {
     cacher.stop();
   });
 
+  it('answers a consistent list from storage while a write to another resource is newer than anything it saw', async () => {
+    const { objects, cacher } = setup();
+    await cacher.create('/registry/pods/ns/a', pod('a'));
+    await cacher.list('/registry/pods/');
+    // A write outside the cache's prefix: storage moves on, the cache hears nothing of it.
+    await objects.create('/registry/configmaps/ns/c', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } });
+    const current = await objects.currentRevision();
+    const list = await cacher.list('/registry/pods/');
+    assert.deepEqual(list.items.map((o) => o.metadata.name), ['a']);
+    assert.equal(list.revision, current, 'the list is read at the current revision, not the cache\'s older one');
+    cacher.stop();
+  });
+
   it('filters lists with the predicate and the key prefix', async () => {
     const { cacher } = setup();
     await cacher.create('/registry/pods/ns/a', pod('a', { app: 'x' }));

@@ -1,0 +1,77 @@
+/**
+ * FULL durability through our own WAL fsync: what happens when the fsync fails,
+ * and the checkpoint the store runs itself once the WAL is large. The fsync is
+ * replaced by a fake here (unit tests of the code around it); the real one runs
+ * in every other sqlite test.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { isStorageError } from '../errors.js';
+import { initSchema } from './schema.js';
+import { openSqliteStorage, SqliteStorage, WalSyncer } from './sqlite-storage.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'wal-sync-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A syncer whose fsync result and WAL size the test decides. */
+class FakeSyncer extends WalSyncer {
+  fail = false;
+  walSize = 0;
+  syncs = 0;
+  override sync(done: (error: Error | undefined) => void): void {
+    this.busy = true;
+    this.syncs++;
+    setImmediate(() => {
+      this.busy = false;
+      done(this.fail ? new Error('EIO: injected') : undefined);
+    });
+  }
+  override walBytes(): number {
+    return this.walSize;
+  }
+  override close(): void {}
+}
+
+function open(name: string, syncer: FakeSyncer): SqliteStorage {
+  const db = new Database(join(dir, name));
+  initSchema(db, 'FULL');
+  db.pragma('wal_autocheckpoint = 0');
+  db.pragma('synchronous = OFF');
+  return new SqliteStorage(db, { compactIntervalMs: 0, syncer });
+}
+
+describe('sqlite WAL fsync', () => {
+  it('acknowledges a write only after its fsync, and fails the writes and the store when the fsync fails', async () => {
+    const syncer = new FakeSyncer(join(dir, 'fail.db-wal'));
+    const store = open('fail.db', syncer);
+    const ok = await store.create('/k/a', Buffer.from('a'));
+    assert.equal(ok.modRevision, 1);
+    assert.ok(syncer.syncs >= 1, 'the write waited for an fsync');
+    syncer.fail = true;
+    await assert.rejects(store.create('/k/b', Buffer.from('b')), (e: unknown) => isStorageError(e, 'Unavailable') && /fsync of the sqlite WAL failed/.test(e.message));
+    await assert.rejects(store.get('/k/a'), (e: unknown) => isStorageError(e, 'Closed'));
+  });
+
+  it('checkpoints the WAL itself once it is large, and keeps every write', async () => {
+    const syncer = new FakeSyncer(join(dir, 'cp.db-wal'));
+    const store = open('cp.db', syncer);
+    await store.create('/k/a', Buffer.from('a'));
+    syncer.walSize = Number.MAX_SAFE_INTEGER; // every sync now triggers a checkpoint
+    await store.create('/k/b', Buffer.from('b'));
+    assert.equal(statSync(join(dir, 'cp.db-wal')).size, 0, 'the checkpoint truncated the WAL');
+    syncer.walSize = 0;
+    await store.create('/k/c', Buffer.from('c'));
+    await store.close();
+    const reopened = openSqliteStorage({ path: join(dir, 'cp.db'), compactIntervalMs: 0 });
+    try {
+      assert.deepEqual((await reopened.list('/k/')).items.map((kv) => Buffer.from(kv.value).toString()), ['a', 'b', 'c']);
+      assert.equal(await reopened.currentRevision(), 3);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
