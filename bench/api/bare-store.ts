@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
+import { closedLoop } from '../common/closed-loop.js';
 import { percentile } from '../common/stats.js';
 import { benchPod } from './pod-template.js';
 
@@ -25,30 +26,13 @@ function encoded(name: string, namespace: string): Buffer {
   return Buffer.from(JSON.stringify(pod));
 }
 
-async function closedLoop(op: (w: number, n: number) => Promise<void>) {
-  const latencies: number[] = [];
-  const start = performance.now();
-  const deadline = start + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, w) => {
-      for (let n = 0; performance.now() < deadline; n++) {
-        const t = performance.now();
-        await op(w, n);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - start) / 1000;
-  return { perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
-}
-
 const keys: string[] = [];
-const creates = await closedLoop(async (w, n) => {
+const creates = await closedLoop({ concurrency: CONCURRENCY, durationMs: seconds * 1000 }, async (w, n) => {
   const key = `/registry/pods/bench-create/p-${w}-${n}`;
   await store.create(key, encoded(`p-${w}-${n}`, 'bench-create'));
   keys.push(key);
 });
-const gets = await closedLoop(async (w, n) => {
+const gets = await closedLoop({ concurrency: CONCURRENCY, durationMs: seconds * 1000 }, async (w, n) => {
   const kv = await store.get(keys[(w * 7919 + n) % keys.length]!);
   JSON.parse(Buffer.from(kv!.value).toString('utf8'));
 });

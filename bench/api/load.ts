@@ -4,6 +4,7 @@
  *
  *   node load.js URL PKI_DIR SECONDS  → one JSON line of results
  */
+import { closedLoop } from '../common/closed-loop.js';
 import { percentile } from '../common/stats.js';
 import { H2Client } from './h2-client.js';
 import { benchPod } from './pod-template.js';
@@ -19,36 +20,18 @@ async function createNamespace(name: string): Promise<void> {
   if (r.status !== 201 && r.status !== 409) throw new Error(`create namespace ${name}: ${r.status} ${r.body}`);
 }
 
-/** `CONCURRENCY` clients, each sending its next request when the last is answered, for `seconds`. */
-async function closedLoop(request: (worker: number, n: number) => Promise<void>): Promise<{ perSecond: number; p50: number; p99: number; count: number }> {
-  const latencies: number[] = [];
-  const start = performance.now();
-  const deadline = start + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, worker) => {
-      for (let n = 0; performance.now() < deadline; n++) {
-        const t = performance.now();
-        await request(worker, n);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - start) / 1000;
-  return { perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), count: latencies.length };
-}
-
 async function main(): Promise<Record<string, number>> {
   await createNamespace('bench-create');
   progress('creates');
   const created: string[] = [];
-  const creates = await closedLoop(async (w, n) => {
+  const creates = await closedLoop({ concurrency: CONCURRENCY, durationMs: seconds * 1000 }, async (w, n) => {
     const name = `p-${w}-${n}`;
     const r = await client.request('POST', '/api/v1/namespaces/bench-create/pods', JSON.stringify(benchPod(name, 'bench-create')));
     if (r.status !== 201) throw new Error(`create: ${r.status} ${r.body}`);
     created.push(name);
   });
   progress(`gets (${created.length} pods)`);
-  const gets = await closedLoop(async (w, n) => {
+  const gets = await closedLoop({ concurrency: CONCURRENCY, durationMs: seconds * 1000 }, async (w, n) => {
     const name = created[(w * 7919 + n) % created.length]!;
     const r = await client.request('GET', `/api/v1/namespaces/bench-create/pods/${name}`);
     if (r.status !== 200) throw new Error(`get: ${r.status}`);

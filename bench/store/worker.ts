@@ -14,6 +14,7 @@ import { newRawEtcdPutter } from '../../src/storage/etcd/raw-put.js';
 import type { Storage } from '../../src/storage/interface.js';
 import { initSchema, newRawWriter } from '../../src/storage/sqlite/schema.js';
 import { openSqliteStorage, type SqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
+import { closedLoop } from '../common/closed-loop.js';
 import { percentile } from '../common/stats.js';
 
 const [mode, concurrencyText, secondsText, arg] = process.argv.slice(2);
@@ -35,27 +36,9 @@ interface Result {
 /** Warm-up before the measured window: connections open, code compiled, caches filled. */
 const WARMUP_MS = 1000;
 
-/**
- * `concurrency` writers each doing one write after another until the time is
- * up; only writes that start after the warm-up are measured.
- */
-async function closedLoop(write: (writer: number, n: number) => Promise<unknown>): Promise<Result> {
-  const latencies: number[] = [];
-  const warmupEnd = performance.now() + WARMUP_MS;
-  const deadline = warmupEnd + durationMs;
-  let start = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, writer) => {
-      for (let n = 0; performance.now() < deadline; n++) {
-        const t = performance.now();
-        await write(writer, n);
-        if (t >= warmupEnd) latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  start = warmupEnd;
-  const seconds = (performance.now() - start) / 1000;
-  return { writes: latencies.length, seconds, writesPerSecond: latencies.length / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+async function measure(write: (writer: number, n: number) => Promise<unknown>): Promise<Result> {
+  const r = await closedLoop({ concurrency, durationMs, warmupMs: WARMUP_MS }, write);
+  return { writes: r.count, seconds: r.seconds, writesPerSecond: r.perSecond, p50Ms: r.p50, p99Ms: r.p99 };
 }
 
 async function main(): Promise<Result> {
@@ -64,7 +47,7 @@ async function main(): Promise<Result> {
     switch (mode) {
       case 'sqlite-store': {
         const store: SqliteStorage = openSqliteStorage({ path: join(dir, 'state.db'), synchronous: 'FULL', compactIntervalMs: 0 });
-        const result = await closedLoop((w, n) => store.create(key('/registry/pods/bench/', w, n), VALUE));
+        const result = await measure((w, n) => store.create(key('/registry/pods/bench/', w, n), VALUE));
         const stats = store.stats();
         await store.close();
         return { ...result, meanBatchSize: stats.meanBatchSize };
@@ -100,14 +83,14 @@ async function main(): Promise<Result> {
       case 'etcd-store': {
         const store: Storage = await newEtcdStorage({ endpoints: [arg!] });
         const prefix = `/registry/pods/bench-${process.pid}/`;
-        const result = await closedLoop((w, n) => store.create(key(prefix, w, n), VALUE));
+        const result = await measure((w, n) => store.create(key(prefix, w, n), VALUE));
         await store.close();
         return result;
       }
       case 'etcd-raw': {
         const putter = newRawEtcdPutter(arg!);
         const prefix = `/raw/bench-${process.pid}/`;
-        const result = await closedLoop((w, n) => putter.put(key(prefix, w, n), VALUE));
+        const result = await measure((w, n) => putter.put(key(prefix, w, n), VALUE));
         putter.close();
         return result;
       }
