@@ -5,12 +5,7 @@
  */
 import type { KubeObject } from '../../machinery/meta.js';
 import type { TableConvertor } from '../../machinery/table.js';
-import {
-  nameIsDNSLabel,
-  nameIsDNSSubdomain,
-  validateRBACName,
-  type ValidateNameFunc,
-} from '../../machinery/validation/names.js';
+import { nameIsDNSSubdomain, validateRBACName, type ValidateNameFunc } from '../../machinery/validation/names.js';
 import { controllerRevisionDefinition } from './apps/controllerrevision/storage.js';
 import { daemonSetDefinition } from './apps/daemonset/storage.js';
 import { deploymentDefinition } from './apps/deployment/storage.js';
@@ -126,6 +121,5 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['rbac.authorization.k8s.io', 'Role', plain(validateRBACName)],
     ['scheduling.k8s.io', 'PriorityClass', plain(nameIsDNSSubdomain)],
   ];
-  void nameIsDNSLabel;
   return new Map(defs.map(([group, kind, def]) => [definitionKey(group, kind), def]));
 }
