@@ -52,12 +52,13 @@ export interface RunningApiServer {
 export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
   const scheme = newBuiltinScheme();
   const metrics = newApiServerMetrics();
-  const storageTypeOf = newStorageTypeResolver(config.storagePrefix, storedResources(scheme, builtinDefinitions()));
+  const definitions = builtinDefinitions({ services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange } });
+  const storageTypeOf = newStorageTypeResolver(config.storagePrefix, storedResources(scheme, definitions));
   const registry = new Registry({
     scheme,
     storage: new ObjectStorage(newInstrumentedStorage(config.storage, metrics.storage, storageTypeOf)),
     prefix: config.storagePrefix,
-    definitions: builtinDefinitions({ services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange } }),
+    definitions,
   });
   await bootstrap({
     registry,
