@@ -8,30 +8,41 @@
  * `kubectl explain --output plaintext-openapiv2` reads it.
  */
 import type { Scheme } from '../../api/scheme.js';
-import { notAcceptable, resourceNotFound } from '../../machinery/status.js';
+import { resourceNotFound } from '../../machinery/status.js';
 import { newOpenApiV2 } from '../openapi/openapi-v2.js';
 import { openApiV2Response } from '../openapi/openapi-v2-response.js';
 import { newOpenApiV3 } from '../openapi/openapi-v3.js';
 import { openApiV3Response } from '../openapi/openapi-v3-response.js';
-import type { Handler } from '../server/context.js';
+import type { Handler, RequestContext } from '../server/context.js';
 
+/** A request header's value, when it was sent once. */
+function header(ctx: RequestContext, name: string): string | undefined {
+  const v = ctx.req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Write a decided answer; a 304 or 406 has no body (upstream's 406 is bare, not a Status). */
+function writeAnswer(ctx: RequestContext, answer: { status: number; headers: Record<string, string>; body?: Buffer }): void {
+  const { body } = answer;
+  ctx.res.writeHead(answer.status, { ...answer.headers, ...(body !== undefined ? { 'content-length': body.length } : {}) });
+  if (body === undefined) ctx.res.end();
+  else ctx.res.end(body);
+}
+
+/** GET /openapi/v3 and /openapi/v3/<document>: the index and the group-version documents, as JSON. */
 export function newOpenApiV3Handler(scheme: Scheme): Handler {
   const openapi = newOpenApiV3(scheme);
   return async (ctx) => {
     const hash = ctx.query.get('hash');
-    const ifNoneMatch = ctx.req.headers['if-none-match'];
     const response = openApiV3Response(openapi, {
       path: ctx.path.replace(/\/+$/, '') || '/',
       ...(hash !== null ? { hash } : {}),
-      ...(ctx.req.headers.accept !== undefined ? { accept: ctx.req.headers.accept } : {}),
-      ...(typeof ifNoneMatch === 'string' ? { ifNoneMatch } : {}),
+      accept: header(ctx, 'accept'),
+      ifNoneMatch: header(ctx, 'if-none-match'),
+      ifModifiedSince: header(ctx, 'if-modified-since'),
     });
     if (response.status === 404) throw resourceNotFound();
-    if (response.status === 406) throw notAcceptable(['application/json']);
-    const body = 'body' in response ? response.body : undefined;
-    ctx.res.writeHead(response.status, { ...response.headers, ...(body !== undefined ? { 'content-length': body.length } : {}) });
-    if (body === undefined) ctx.res.end();
-    else ctx.res.end(body);
+    writeAnswer(ctx, response);
   };
 }
 
@@ -43,20 +54,12 @@ export function newOpenApiV3Handler(scheme: Scheme): Handler {
 export function newOpenApiV2Handler(scheme: Scheme): Handler {
   const openapi = newOpenApiV2(scheme);
   return async (ctx) => {
-    const header = (name: string): string | undefined => {
-      const v = ctx.req.headers[name];
-      return typeof v === 'string' ? v : undefined;
-    };
     const response = openApiV2Response(openapi, {
-      accept: header('accept'),
-      acceptEncoding: header('accept-encoding'),
-      ifNoneMatch: header('if-none-match'),
-      ifModifiedSince: header('if-modified-since'),
+      accept: header(ctx, 'accept'),
+      acceptEncoding: header(ctx, 'accept-encoding'),
+      ifNoneMatch: header(ctx, 'if-none-match'),
+      ifModifiedSince: header(ctx, 'if-modified-since'),
     });
-    const body = 'body' in response ? response.body : undefined;
-    // Upstream answers 406 with no body at all, not a Status.
-    ctx.res.writeHead(response.status, { ...response.headers, ...(body !== undefined ? { 'content-length': body.length } : {}) });
-    if (body === undefined) ctx.res.end();
-    else ctx.res.end(body);
+    writeAnswer(ctx, response);
   };
 }

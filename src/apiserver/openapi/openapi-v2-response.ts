@@ -12,6 +12,7 @@
  * 1400 bytes or more compressed.
  */
 import { parseAccept } from '../discovery/accept-header.js';
+import { isNotModified } from './conditional-request.js';
 import type { OpenApiV2, OpenApiV2Encoding } from './openapi-v2.js';
 
 /** The content type of the protobuf encoding, whichever name the client used. */
@@ -40,14 +41,6 @@ export interface OpenApiV2Request {
 /** The answer: a status, headers and, for 200, the body. */
 export type OpenApiV2Response = { status: 200; headers: Record<string, string>; body: Buffer } | { status: 304 | 406; headers: Record<string, string> };
 
-/** Whether an If-None-Match header lists `etag` (or is `*`), comparing weakly as ServeContent does. */
-function noneMatchHits(header: string, etag: string): boolean {
-  return header.split(',').some((t) => {
-    const tag = t.trim();
-    return tag === '*' || tag.replace(/^W\//, '') === etag;
-  });
-}
-
 /** Whether the client takes gzip: an `Accept-Encoding` clause gzip (or *) with a q above 0. */
 function acceptsGzip(header: string | undefined): boolean {
   if (header === undefined) return false;
@@ -70,12 +63,8 @@ export function openApiV2Response(openapi: OpenApiV2, request: OpenApiV2Request)
   if (chosen === undefined) return { status: 406, headers: { vary: VARY } };
   const etag = JSON.stringify(openapi.hash);
   const lastModified = openapi.lastModified.toUTCString();
-  const notModified =
-    request.ifNoneMatch !== undefined
-      ? noneMatchHits(request.ifNoneMatch, etag)
-      : request.ifModifiedSince !== undefined && Date.parse(request.ifModifiedSince) >= openapi.lastModified.getTime();
   // ServeContent keeps the ETag on a 304 and drops Last-Modified, the body's headers and the body.
-  if (notModified) return { status: 304, headers: { vary: VARY, etag } };
+  if (isNotModified(request, etag, openapi.lastModified)) return { status: 304, headers: { vary: VARY, etag } };
   const headers: Record<string, string> = { vary: VARY, 'content-type': chosen.contentType, etag, 'last-modified': lastModified };
   const plain = openapi.body(chosen.encoding);
   if (plain.length >= GZIP_MIN_SIZE && acceptsGzip(request.acceptEncoding)) {
