@@ -5,6 +5,7 @@ import { Scheme } from '../../api/scheme.js';
 import { buildSwaggerDocument } from './build-swagger.js';
 import { loadOpenApiV2Data, type Json, type JsonObject } from './openapi-data.js';
 
+const REGENERATE = 'run npx tsc -p . && node scripts/gen-openapi.mjs ../shared/specs/kubernetes-openapi-v2.json';
 const scheme = newBuiltinScheme();
 const data = loadOpenApiV2Data();
 const doc = buildSwaggerDocument(scheme, data, { version: 'v1.33.0' });
@@ -39,7 +40,13 @@ describe('buildSwaggerDocument', () => {
     const gvks = new Set(
       Object.values(definitions).flatMap((d) => ((obj(d)['x-kubernetes-group-version-kind'] ?? []) as JsonObject[]).map((g) => `${String(g['group'])}/${String(g['version'])}/${String(g['kind'])}`)),
     );
-    for (const r of scheme.resources()) assert.ok(gvks.has(`${r.group}/${r.version}/${r.kind}`), `${r.group}/${r.version} ${r.kind}`);
+    const paths = Object.keys(obj(doc['paths']));
+    for (const r of scheme.resources()) {
+      const stale = `${r.group}/${r.version} ${r.resource} is missing from the committed OpenAPI data: ${REGENERATE}`;
+      assert.ok(gvks.has(`${r.group}/${r.version}/${r.kind}`), stale);
+      const prefix = r.group === '' ? `/api/${r.version}/` : `/apis/${r.group}/${r.version}/`;
+      assert.ok(paths.some((p) => p.startsWith(prefix) && p.split('/').includes(r.resource)), stale);
+    }
     const containers = obj(obj(obj(definitions['io.k8s.api.core.v1.PodSpec'])['properties'])['containers']);
     assert.equal(containers['x-kubernetes-patch-merge-key'], 'name');
     assert.equal(containers['x-kubernetes-list-type'], 'map');
