@@ -104,8 +104,10 @@ const PRIMITIVE: Record<string, KeyHandler> = {
   multipleOf: scalar('multipleOf', num),
 };
 
+const PRIMITIVES_ITEMS: Record<string, KeyHandler> = { ...PRIMITIVE, items: (out, v, w) => (out['items'] = primitivesItems(v, w)) };
+
 function primitivesItems(value: Json, where: string): Message {
-  return convert(obj(value, where), where, { ...PRIMITIVE, items: (out, v, w) => (out['items'] = primitivesItems(v, w)) });
+  return convert(obj(value, where), where, PRIMITIVES_ITEMS);
 }
 
 /** Name/value pairs of a JSON map, in its key order. */
@@ -113,61 +115,63 @@ function named(value: Json, where: string, convertValue: (v: Json, where: string
   return Object.entries(obj(value, where)).map(([name, v]) => ({ name, value: convertValue(v, `${where}.${name}`) }));
 }
 
+const SCHEMA: Record<string, KeyHandler> = {
+  ...PRIMITIVE,
+  $ref: scalar('xRef', str),
+  title: scalar('title', str),
+  description: scalar('description', str),
+  type: (out, v, w) => {
+    out['type'] = { value: typeof v === 'string' ? [v] : strings(v, w) };
+  },
+  maxProperties: scalar('maxProperties', num),
+  minProperties: scalar('minProperties', num),
+  required: scalar('required', strings),
+  additionalProperties: (out, v, w) => {
+    out['additionalProperties'] = typeof v === 'boolean' ? { boolean: v } : { schema: schema(v, w) };
+  },
+  items: (out, v, w) => {
+    out['items'] = { schema: Array.isArray(v) ? v.map((s, i) => schema(s, `${w}[${i}]`)) : [schema(v, w)] };
+  },
+  allOf: (out, v, w) => {
+    if (!Array.isArray(v)) fail(w, 'expected a list');
+    out['allOf'] = v.map((s, i) => schema(s, `${w}[${i}]`));
+  },
+  properties: (out, v, w) => {
+    out['properties'] = { additionalProperties: named(v, w, schema) };
+  },
+  discriminator: scalar('discriminator', str),
+  readOnly: scalar('readOnly', bool),
+  example: (out, v) => {
+    out['example'] = any(v);
+  },
+};
+
 function schema(value: Json, where: string): Message {
-  return convert(obj(value, where), where, {
-    ...PRIMITIVE,
-    $ref: scalar('xRef', str),
-    title: scalar('title', str),
-    description: scalar('description', str),
-    type: (out, v, w) => {
-      out['type'] = { value: typeof v === 'string' ? [v] : strings(v, w) };
-    },
-    maxProperties: scalar('maxProperties', num),
-    minProperties: scalar('minProperties', num),
-    required: scalar('required', strings),
-    additionalProperties: (out, v, w) => {
-      out['additionalProperties'] = typeof v === 'boolean' ? { boolean: v } : { schema: schema(v, w) };
-    },
-    items: (out, v, w) => {
-      out['items'] = { schema: Array.isArray(v) ? v.map((s, i) => schema(s, `${w}[${i}]`)) : [schema(v, w)] };
-    },
-    allOf: (out, v, w) => {
-      if (!Array.isArray(v)) fail(w, 'expected a list');
-      out['allOf'] = v.map((s, i) => schema(s, `${w}[${i}]`));
-    },
-    properties: (out, v, w) => {
-      out['properties'] = { additionalProperties: named(v, w, schema) };
-    },
-    discriminator: scalar('discriminator', str),
-    readOnly: scalar('readOnly', bool),
-    example: (out, v) => {
-      out['example'] = any(v);
-    },
-  });
+  return convert(obj(value, where), where, SCHEMA);
 }
 
-const NON_BODY_KINDS: Record<string, string> = {
-  query: 'queryParameterSubSchema',
-  path: 'pathParameterSubSchema',
-  header: 'headerParameterSubSchema',
+const PARAMETER_COMMON: Record<string, KeyHandler> = {
+  name: scalar('name', str),
+  in: scalar('in', str),
+  description: scalar('description', str),
+  required: scalar('required', bool),
+};
+const BODY_PARAMETER: Record<string, KeyHandler> = { ...PARAMETER_COMMON, schema: (out, v, w) => (out['schema'] = schema(v, w)) };
+const NON_BODY_PARAMETER: Record<string, KeyHandler> = { ...PARAMETER_COMMON, ...PRIMITIVES_ITEMS };
+
+/** The NonBodyParameter variant and its extra keys, by the parameter's `in`. */
+const NON_BODY_KINDS: Record<string, { field: string; handlers: Record<string, KeyHandler> }> = {
+  query: { field: 'queryParameterSubSchema', handlers: { ...NON_BODY_PARAMETER, allowEmptyValue: scalar('allowEmptyValue', bool) } },
+  path: { field: 'pathParameterSubSchema', handlers: NON_BODY_PARAMETER },
+  header: { field: 'headerParameterSubSchema', handlers: NON_BODY_PARAMETER },
 };
 
 function parameter(value: Json, where: string): Message {
   const p = obj(value, where);
-  const common: Record<string, KeyHandler> = {
-    name: scalar('name', str),
-    in: scalar('in', str),
-    description: scalar('description', str),
-    required: scalar('required', bool),
-  };
-  if (p['in'] === 'body') {
-    return { bodyParameter: convert(p, where, { ...common, schema: (out, v, w) => (out['schema'] = schema(v, w)) }) };
-  }
-  const kind = typeof p['in'] === 'string' ? NON_BODY_KINDS[p['in']] : undefined;
+  if (p['in'] === 'body') return { bodyParameter: convert(p, where, BODY_PARAMETER) };
+  const kind = typeof p['in'] === 'string' && Object.hasOwn(NON_BODY_KINDS, p['in']) ? NON_BODY_KINDS[p['in']] : undefined;
   if (kind === undefined) fail(where, `unsupported parameter location ${JSON.stringify(p['in'])}`);
-  const handlers: Record<string, KeyHandler> = { ...common, ...PRIMITIVE, items: (out, v, w) => (out['items'] = primitivesItems(v, w)) };
-  if (kind === 'queryParameterSubSchema') handlers['allowEmptyValue'] = scalar('allowEmptyValue', bool);
-  return { nonBodyParameter: { [kind]: convert(p, where, handlers) } };
+  return { nonBodyParameter: { [kind.field]: convert(p, where, kind.handlers) } };
 }
 
 function parametersItems(value: Json, where: string): Message[] {
