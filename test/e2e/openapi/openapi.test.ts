@@ -220,6 +220,19 @@ describe('OpenAPI with kubectl', () => {
         assertLinesInOrder(containers, ['KIND:     Pod', 'VERSION:  v1', '', 'RESOURCE: containers <[]Object>', 'FIELDS:', '   args\t<[]string>', '   name\t<string> -required-', '   ports\t<[]Object>']);
       });
 
+      it('a later run revalidates its cached /openapi/v2 by ETag instead of downloading it again', async () => {
+        await kubectl.ok('explain', 'pod.spec', '--output', 'plaintext-openapiv2');
+        const again = await kubectl('explain', 'pod.spec', '--output', 'plaintext-openapiv2', '-v=8');
+        assert.equal(again.code, 0, again.stderr);
+        // The log of the /openapi/v2 round trip: from its URL to the next request's.
+        const start = again.stderr.indexOf('/openapi/v2');
+        assert.ok(start >= 0, again.stderr);
+        const next = again.stderr.slice(start).search(/GET https:|verb="GET"/);
+        const v2 = again.stderr.slice(start, next > 0 ? start + next : undefined);
+        assert.match(v2, /X-From-Cache: 1/);
+        assert.match(v2, /Etag: "[0-9A-F]{128}"/);
+      });
+
       it('create -f and apply -f of a kind: List create every item', async () => {
         const created = await kubectl.ok('create', '-f', await manifest(list(`c${suffix}`)));
         assert.deepEqual(outputLines(created), [`configmap/list-settings-c${suffix} created`, `deployment.apps/list-web-c${suffix} created`]);
