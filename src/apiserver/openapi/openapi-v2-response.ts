@@ -61,7 +61,7 @@ export function openApiV2Response(openapi: OpenApiV2, request: OpenApiV2Request)
     if (chosen !== undefined) break;
   }
   if (chosen === undefined) return { status: 406, headers: { vary: VARY } };
-  const etag = JSON.stringify(openapi.hash);
+  const etag = JSON.stringify(openapi.hash());
   const lastModified = openapi.lastModified.toUTCString();
   // ServeContent keeps the ETag on a 304 and drops Last-Modified, the body's headers and the body.
   if (isNotModified(request, etag, openapi.lastModified)) return { status: 304, headers: { vary: VARY, etag } };
