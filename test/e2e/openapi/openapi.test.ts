@@ -257,6 +257,35 @@ describe('OpenAPI with kubectl', () => {
         assert.equal(missing.stderr, `Error from server (NotFound): configmaps "list-settings-u${suffix}" not found\n`);
       });
 
+      it('a List item of the wrong type or without a required field fails on the client, each error named', async () => {
+        const path = await manifest(`apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: list-typed-${suffix}
+  spec:
+    replicas: "two"
+    template:
+      metadata:
+        labels: {app: typed}
+      spec:
+        containers:
+        - name: web
+          image: nginx
+`);
+        const r = await kubectl('create', '-f', path);
+        assert.equal(r.code, 1, r.stdout);
+        assert.equal(
+          r.stderr,
+          `error: error validating "${path}": error validating data: [` +
+            'ValidationError(Deployment.spec.replicas): invalid type for io.k8s.api.apps.v1.DeploymentSpec.replicas: got "string", expected "integer", ' +
+            'ValidationError(Deployment.spec): missing required field "selector" in io.k8s.api.apps.v1.DeploymentSpec' +
+            ']; if you choose to ignore these errors, turn validation off with --validate=false\n',
+        );
+      });
+
       it('--validate=false sends such a List, and the server drops the unknown field', async () => {
         const out = await kubectl.ok('create', '--validate=false', '-f', await manifest(list(`i${suffix}`, { unknownField: true })));
         assert.deepEqual(outputLines(out), [`configmap/list-settings-i${suffix} created`, `deployment.apps/list-web-i${suffix} created`]);
