@@ -15,8 +15,9 @@
 // inlined; body parameters → requestBody, `produces` → response content;
 // every `description` dropped (upstream prose is not copied); x-kubernetes-*
 // extensions kept; a $ref with siblings wrapped in allOf and IntOrString /
-// Quantity written as oneOf, as upstream's own v3 documents have them. Operations the Scheme does not list (verbs, subresources,
-// resources) are dropped; so are the CBOR media types, which k8ts does not serve.
+// Quantity written as oneOf, as upstream's own v3 documents have them.
+// Operations the Scheme does not list (verbs, subresources, resources) are
+// dropped; so are the CBOR media types, which k8ts does not serve.
 // PATCH operations keep upstream's four patch types (JSON, merge, strategic
 // merge, apply). The v2 form keeps upstream's shape (shared `#/parameters/…`,
 // `consumes`/`produces`) without descriptions, except a response's, which

@@ -12,10 +12,12 @@ import protobuf from 'protobufjs';
 /** A field: name, number, type, and whether it repeats. */
 type FieldSpec = readonly [name: string, id: number, type: string, repeated?: 'repeated'];
 
-/** The numeric constraints a Schema, a parameter and a PrimitivesItems share (with different numbers). */
 const R = 'repeated' as const;
 
-/** Fields common to the non-body parameter kinds, from `type` on: their numbers start at `first`. */
+/**
+ * The type and validation fields that non-body parameters and PrimitivesItems
+ * share, in gnostic's order, numbered consecutively from `first`.
+ */
 function primitiveFields(first: number): FieldSpec[] {
   const names: [string, string, ('repeated' | undefined)?][] = [
     ['type', 'string'],
