@@ -1,20 +1,27 @@
 #!/usr/bin/env node
-// Generates the committed OpenAPI v3 data under src/apiserver/openapi/data/
+// Generates the committed OpenAPI v3 and v2 data under src/apiserver/openapi/data/
 // from upstream's OpenAPI v2 document, for the resources k8ts serves.
 //
 //   npx tsc -p . && node scripts/gen-openapi.mjs ../shared/specs/kubernetes-openapi-v2.json
 //
 // It reads the served resources from the compiled scheme (dist/src/api/resources.js),
-// so build first. It writes two compact JSON files:
+// so build first, and run it again whenever the scheme gains a resource. It writes
+// compact JSON files:
 //   paths.json    every served path, converted to an OpenAPI v3 path item
 //   schemas.json  every definition those paths reach, as v3 components.schemas
+//   v2.json       the same paths and definitions in Swagger 2.0 form ({paths,
+//                 definitions, parameters}), for /openapi/v2
 // Conversion: `#/definitions/X` → `#/components/schemas/X`; `#/parameters/X`
 // inlined; body parameters → requestBody, `produces` → response content;
 // every `description` dropped (upstream prose is not copied); x-kubernetes-*
 // extensions kept; a $ref with siblings wrapped in allOf and IntOrString /
-// Quantity written as oneOf, as upstream's own v3 documents have them. Operations the Scheme does not list (verbs, subresources,
-// resources) are dropped; so are media types k8ts does not serve (CBOR, and
-// every patch type but JSON patch and merge patch).
+// Quantity written as oneOf, as upstream's own v3 documents have them.
+// Operations the Scheme does not list (verbs, subresources, resources) are
+// dropped; so are the CBOR media types, which k8ts does not serve.
+// PATCH operations keep upstream's four patch types (JSON, merge, strategic
+// merge, apply). The v2 form keeps upstream's shape (shared `#/parameters/…`,
+// `consumes`/`produces`) without descriptions, except a response's, which
+// Swagger 2.0 requires and upstream gives as the status text (OK, Created, …).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -35,7 +42,6 @@ const outDir = new URL('src/apiserver/openapi/data/', root);
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 const WRITE_METHODS = new Set(['post', 'put', 'patch']);
 const WRITE_PARAMS = ['dryRun', 'fieldManager', 'fieldValidation'];
-const PATCH_TYPES = new Set(['application/json-patch+json', 'application/merge-patch+json']);
 const UNSERVED_TYPES = new Set(['application/cbor', 'application/cbor-seq', 'application/apply-patch+cbor']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties']);
 const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not']);
@@ -101,7 +107,7 @@ function convertOperation(method, op, pathParamNames) {
   if (op.operationId) out.operationId = op.operationId;
   if (query.length > 0) out.parameters = query;
   if (body) {
-    const consumes = mediaTypes(op.consumes, (t) => method !== 'patch' || PATCH_TYPES.has(t));
+    const consumes = mediaTypes(op.consumes, () => true);
     if (consumes.length === 0) throw new Error(`${op.operationId}: no request media type left`);
     const schema = convertSchema(body.schema);
     out.requestBody = { content: Object.fromEntries(consumes.map((t) => [t, { schema }])), ...(body.required ? { required: true } : {}) };
@@ -118,20 +124,65 @@ function convertOperation(method, op, pathParamNames) {
   return out;
 }
 
+/** A v2 schema (or parameter) without its descriptions; everything else as upstream has it. */
+function stripDescriptions(s) {
+  if (!isObject(s)) return s;
+  const out = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'description') continue;
+    if (SCHEMA_MAPS.has(k)) out[k] = Object.fromEntries(Object.entries(v).map(([name, p]) => [name, stripDescriptions(p)]));
+    else if (SCHEMA_VALUES.has(k) || k === 'schema') out[k] = stripDescriptions(v);
+    else if (SCHEMA_LISTS.has(k)) out[k] = v.map(stripDescriptions);
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** A v2 operation as /openapi/v2 serves it: served media types, no prose. */
+function v2Operation(method, op, pathParamNames) {
+  const out = {};
+  for (const [k, v] of Object.entries(op)) {
+    if (k === 'description') continue;
+    if (k === 'consumes' || k === 'produces') out[k] = mediaTypes(v, () => true);
+    else if (k === 'parameters') out[k] = v.map((p) => (p.$ref ? p : stripDescriptions(p)));
+    else if (k === 'responses') {
+      out[k] = Object.fromEntries(
+        Object.entries(v).map(([code, r]) => [code, { description: r.description, ...(r.schema ? { schema: stripDescriptions(r.schema) } : {}) }]),
+      );
+    } else out[k] = v;
+  }
+  if (WRITE_METHODS.has(method)) {
+    const names = new Set((op.parameters ?? []).map((p) => resolveParam(p).name));
+    for (const name of WRITE_PARAMS) {
+      if (!pathParamNames.has(name) && !names.has(name)) (out.parameters ??= []).push({ in: 'query', name, type: 'string', uniqueItems: true });
+    }
+  }
+  return out;
+}
+
 const paths = {};
+const v2Paths = {};
 for (const [path, item] of Object.entries(v2.paths)) {
   const info = classifyApiPath(path);
   if (!info) continue;
   const pathParams = (item.parameters ?? []).map(resolveParam);
   const pathParamNames = new Set(pathParams.map((p) => p.name));
   const converted = {};
+  const v2Item = {};
   for (const method of METHODS) {
     const op = item[method];
-    if (op && isServedOperation(scheme, info, op['x-kubernetes-action'])) converted[method] = convertOperation(method, op, pathParamNames);
+    if (op && isServedOperation(scheme, info, op['x-kubernetes-action'])) {
+      converted[method] = convertOperation(method, op, pathParamNames);
+      v2Item[method] = v2Operation(method, op, pathParamNames);
+    }
   }
   if (Object.keys(converted).length === 0) continue;
-  if (pathParams.length > 0) converted.parameters = pathParams.map(convertParam);
+  if (pathParams.length > 0) {
+    converted.parameters = pathParams.map(convertParam);
+    v2Item.parameters = item.parameters.map((p) => (p.$ref ? p : stripDescriptions(p)));
+  }
   paths[path] = converted;
+  v2Paths[path] = v2Item;
 }
 
 // Every definition the paths reach, plus every served kind and its list.
@@ -186,9 +237,37 @@ function assertNoDescription(value, where, inPropertyMap = false) {
 assertNoDescription(paths, 'paths');
 assertNoDescription(schemas, 'schemas');
 
+// The v2 form: the same definitions, and the shared parameters the paths use.
+const definitions = Object.fromEntries(Object.keys(schemas).map((name) => [name, stripDescriptions(v2.definitions[name])]));
+const parameterNames = new Set();
+JSON.stringify(v2Paths, (k, v) => {
+  if (k === '$ref' && typeof v === 'string' && v.startsWith('#/parameters/')) parameterNames.add(refName(v));
+  return v;
+});
+const parameters = Object.fromEntries([...parameterNames].map((name) => [name, stripDescriptions(v2.parameters[name])]));
+// A response's description is the status text upstream writes (Swagger 2.0 requires it); nothing else may remain.
+const STATUS_TEXTS = new Set(['OK', 'Created', 'Accepted', 'Unauthorized']);
+for (const item of Object.values(v2Paths)) {
+  for (const [method, op] of Object.entries(item)) {
+    if (method === 'parameters') continue;
+    for (const [code, r] of Object.entries(op.responses)) {
+      if (!STATUS_TEXTS.has(r.description)) throw new Error(`unexpected response description for ${op.operationId} ${code}`);
+      const { description: _d, ...rest } = r;
+      assertNoDescription(rest, `v2 ${op.operationId} ${code}`);
+    }
+    assertNoDescription({ ...op, responses: {} }, `v2 ${op.operationId}`);
+  }
+}
+assertNoDescription(definitions, 'v2 definitions');
+assertNoDescription(parameters, 'v2 parameters');
+
 const sorted = (o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 mkdirSync(outDir, { recursive: true });
-const files = { 'paths.json': sorted(paths), 'schemas.json': sorted(schemas) };
+const files = {
+  'paths.json': sorted(paths),
+  'schemas.json': sorted(schemas),
+  'v2.json': { paths: sorted(v2Paths), definitions: sorted(definitions), parameters: sorted(parameters) },
+};
 let total = 0;
 for (const [name, data] of Object.entries(files)) {
   const text = `${JSON.stringify(data)}\n`;

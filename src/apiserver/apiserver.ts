@@ -10,7 +10,7 @@ import type { Storage } from '../storage/interface.js';
 import { bootstrap } from './bootstrap.js';
 import { newResourceHandler } from './endpoints/installer.js';
 import { newNonResourceHandler } from './endpoints/non-resource.js';
-import { handleOpenApiV2, newOpenApiV3Handler } from './endpoints/openapi.js';
+import { newOpenApiV2Handler, newOpenApiV3Handler } from './endpoints/openapi.js';
 import type { WatchSettings } from './endpoints/watch.js';
 import { newApiServerMetrics } from './metrics/api-server-metrics.js';
 import { newInstrumentedStorage } from './metrics/instrumented-storage.js';
@@ -76,7 +76,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     routes: new Map([
       ['/openapi/v3', openapiV3],
       ['/openapi/v3/', openapiV3],
-      ['/openapi/v2', handleOpenApiV2],
+      ['/openapi/v2', newOpenApiV2Handler(scheme)],
       ['/metrics', newMetricsHandler(metrics.registry)],
     ]),
     serverAddress: () => `${config.advertiseAddress}:${listener?.port ?? config.securePort}`,

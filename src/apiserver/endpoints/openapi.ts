@@ -3,48 +3,63 @@
  * reads for server-side field validation support, client-side validation and
  * `kubectl explain`) and /openapi/v2.
  *
- * /openapi/v2 is, for now, a valid but empty Swagger 2.0 document: kubectl
- * 1.27 and 1.28 refuse to create or apply anything when the path is missing,
- * and with an empty one they use /openapi/v3 for the rest. The full v2
- * document comes with the API fidelity issue (kubectl needs it for `kind: List`).
+ * /openapi/v2 is the whole Swagger 2.0 document: every kubectl fetches it
+ * (in protobuf) to validate a `kind: List` file on the client, and
+ * `kubectl explain --output plaintext-openapiv2` reads it.
  */
 import type { Scheme } from '../../api/scheme.js';
-import { notAcceptable, resourceNotFound } from '../../machinery/status.js';
+import { resourceNotFound } from '../../machinery/status.js';
+import { newOpenApiV2 } from '../openapi/openapi-v2.js';
+import { openApiV2Response } from '../openapi/openapi-v2-response.js';
 import { newOpenApiV3 } from '../openapi/openapi-v3.js';
 import { openApiV3Response } from '../openapi/openapi-v3-response.js';
-import type { Handler } from '../server/context.js';
-import { writeObject } from '../server/response.js';
+import type { Handler, RequestContext } from '../server/context.js';
 
+/** A request header's value, when it was sent once. */
+function header(ctx: RequestContext, name: string): string | undefined {
+  const v = ctx.req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Write a decided answer; a 304 or 406 has no body (upstream's 406 is bare, not a Status). */
+function writeAnswer(ctx: RequestContext, answer: { status: number; headers: Record<string, string>; body?: Buffer }): void {
+  const { body } = answer;
+  ctx.res.writeHead(answer.status, { ...answer.headers, ...(body !== undefined ? { 'content-length': body.length } : {}) });
+  if (body === undefined) ctx.res.end();
+  else ctx.res.end(body);
+}
+
+/** GET /openapi/v3 and /openapi/v3/<document>: the index and the group-version documents, as JSON. */
 export function newOpenApiV3Handler(scheme: Scheme): Handler {
   const openapi = newOpenApiV3(scheme);
   return async (ctx) => {
     const hash = ctx.query.get('hash');
-    const ifNoneMatch = ctx.req.headers['if-none-match'];
     const response = openApiV3Response(openapi, {
       path: ctx.path.replace(/\/+$/, '') || '/',
       ...(hash !== null ? { hash } : {}),
-      ...(ctx.req.headers.accept !== undefined ? { accept: ctx.req.headers.accept } : {}),
-      ...(typeof ifNoneMatch === 'string' ? { ifNoneMatch } : {}),
+      accept: header(ctx, 'accept'),
+      ifNoneMatch: header(ctx, 'if-none-match'),
+      ifModifiedSince: header(ctx, 'if-modified-since'),
     });
     if (response.status === 404) throw resourceNotFound();
-    if (response.status === 406) throw notAcceptable(['application/json']);
-    const body = 'body' in response ? response.body : undefined;
-    ctx.res.writeHead(response.status, { ...response.headers, ...(body !== undefined ? { 'content-length': body.length } : {}) });
-    if (body === undefined) ctx.res.end();
-    else ctx.res.end(body);
+    writeAnswer(ctx, response);
   };
 }
 
-/** The content type upstream answers protobuf OpenAPI v2 requests with. */
-const V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
-
-export const handleOpenApiV2: Handler = async (ctx) => {
-  const accept = ctx.req.headers.accept ?? '';
-  if (accept.includes('protobuf')) {
-    // An empty protobuf message is a valid, empty swagger document.
-    ctx.res.writeHead(200, { 'content-type': V2_PROTOBUF, 'content-length': 0 });
-    ctx.res.end();
-    return;
-  }
-  writeObject(ctx, 200, { swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.33.0' }, paths: {}, definitions: {} });
-};
+/**
+ * GET /openapi/v2: the Swagger 2.0 document of what the Scheme serves, as
+ * JSON or in gnostic's protobuf encoding (what kubectl asks for), with ETag,
+ * conditional requests and gzip as upstream's handler answers them.
+ */
+export function newOpenApiV2Handler(scheme: Scheme): Handler {
+  const openapi = newOpenApiV2(scheme);
+  return async (ctx) => {
+    const response = openApiV2Response(openapi, {
+      accept: header(ctx, 'accept'),
+      acceptEncoding: header(ctx, 'accept-encoding'),
+      ifNoneMatch: header(ctx, 'if-none-match'),
+      ifModifiedSince: header(ctx, 'if-modified-since'),
+    });
+    writeAnswer(ctx, response);
+  };
+}

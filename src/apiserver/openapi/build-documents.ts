@@ -6,11 +6,9 @@
  * encoder sorts map keys, so the bytes (and their hash) are stable.
  */
 import type { Scheme } from '../../api/scheme.js';
-import { classifyApiPath } from './api-path.js';
 import type { Json, JsonObject, OpenApiData } from './openapi-data.js';
-import { isServedOperation } from './served-operation.js';
+import { servedPathItem } from './served-operation.js';
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
 const SCHEMA_PREFIX = '#/components/schemas/';
 
 export interface BuildDocumentsOptions {
@@ -22,23 +20,6 @@ const isObject = (v: Json | undefined): v is JsonObject => typeof v === 'object'
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-/** The path item reduced to the served operations, or undefined if none is. */
-function servedPathItem(scheme: Scheme, path: string, item: JsonObject): { document: string; item: JsonObject } | undefined {
-  const info = classifyApiPath(path);
-  if (info === undefined) return undefined;
-  const out: JsonObject = {};
-  for (const method of METHODS) {
-    const op = item[method];
-    if (!isObject(op)) continue;
-    const action = op['x-kubernetes-action'];
-    if (isServedOperation(scheme, info, typeof action === 'string' ? action : undefined)) out[method] = op;
-  }
-  if (Object.keys(out).length === 0) return undefined;
-  const parameters = item['parameters'];
-  if (parameters !== undefined) out['parameters'] = parameters;
-  return { document: info.document, item: out };
 }
 
 function collectRefs(value: Json, into: Set<string>): void {

@@ -4,7 +4,8 @@ import { newBuiltinScheme } from '../../api/resources.js';
 import { newOpenApiV3 } from './openapi-v3.js';
 import { openApiV3Response } from './openapi-v3-response.js';
 
-const openapi = newOpenApiV3(newBuiltinScheme());
+const built = new Date('2026-01-02T03:04:05.678Z');
+const openapi = newOpenApiV3(newBuiltinScheme(), { now: built });
 const apps = openapi.document('apis/apps/v1')!;
 
 describe('openApiV3Response', () => {
@@ -34,6 +35,18 @@ describe('openApiV3Response', () => {
     const plain = openApiV3Response(openapi, { path: '/openapi/v3/apis/apps/v1' });
     assert.equal(plain.status, 200);
     assert.equal(plain.headers['cache-control'], undefined);
+  });
+
+  it('sends Last-Modified (the index\'s is the request time) and honours If-Modified-Since without If-None-Match', () => {
+    const now = new Date('2026-03-04T05:06:07Z');
+    assert.equal(openApiV3Response(openapi, { path: '/openapi/v3', now }).headers['last-modified'], 'Wed, 04 Mar 2026 05:06:07 GMT');
+    const doc = openApiV3Response(openapi, { path: '/openapi/v3/apis/apps/v1' });
+    assert.equal(doc.headers['last-modified'], 'Fri, 02 Jan 2026 03:04:05 GMT');
+    const since = openApiV3Response(openapi, { path: '/openapi/v3/apis/apps/v1', ifModifiedSince: 'Fri, 02 Jan 2026 03:04:05 GMT' });
+    assert.equal(since.status, 304);
+    assert.deepEqual(since.headers, { vary: 'Accept', etag: `"${apps.hash}"` });
+    assert.equal(openApiV3Response(openapi, { path: '/openapi/v3/apis/apps/v1', ifModifiedSince: 'Thu, 01 Jan 2026 00:00:00 GMT' }).status, 200);
+    assert.equal(openApiV3Response(openapi, { path: '/openapi/v3/apis/apps/v1', ifNoneMatch: `W/"${apps.hash}"` }).status, 304);
   });
 
   it('refuses unknown documents and non-JSON encodings', () => {

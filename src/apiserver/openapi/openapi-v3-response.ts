@@ -1,13 +1,17 @@
 /**
  * What GET /openapi/v3 and /openapi/v3/<name> answer, decided as upstream's
  * kube-openapi handler does, without doing HTTP: the index and the documents
- * carry their hash as a quoted ETag (a matching If-None-Match gets 304); a
- * document asked for with the hash the index gave gets `Cache-Control:
- * public, immutable` and a one-year Expires, and one asked for with a stale
- * hash is redirected (301) to its current URL. Documents are served as JSON
- * only (not upstream's protobuf form), so an Accept header without JSON gets 406.
+ * carry their hash as a quoted ETag and a Last-Modified (the index's is the
+ * time of the request, as upstream's), and Go's http.ServeContent rules answer
+ * a matching If-None-Match (or If-Modified-Since) with 304; a document asked
+ * for with the hash the index gave gets `Cache-Control: public, immutable` and
+ * a one-year Expires, and one asked for with a stale hash is redirected (301)
+ * to its current URL. Documents are served as JSON only (not upstream's
+ * protobuf form, which kubectl does not ask for), so an Accept header without
+ * JSON gets upstream's bare 406.
  */
 import { clauseMatches, parseAccept } from '../discovery/accept-header.js';
+import { isNotModified } from './conditional-request.js';
 import type { OpenApiV3 } from './openapi-v3.js';
 
 const PREFIX = '/openapi/v3';
@@ -20,7 +24,8 @@ export interface OpenApiV3Request {
   hash?: string | undefined;
   accept?: string | undefined;
   ifNoneMatch?: string | undefined;
-  /** The time of the request, for Expires (default now). */
+  ifModifiedSince?: string | undefined;
+  /** The time of the request, for Expires and the index's Last-Modified (default now). */
   now?: Date;
 }
 
@@ -36,8 +41,9 @@ const acceptsJson = (accept: string | undefined): boolean =>
 export function openApiV3Response(openapi: OpenApiV3, request: OpenApiV3Request): OpenApiV3Response {
   if (request.path === PREFIX || request.path === `${PREFIX}/`) {
     const etag = JSON.stringify(openapi.index.hash);
-    const headers = { 'content-type': 'application/json', etag };
-    if (request.ifNoneMatch === etag) return { status: 304, headers: { etag } };
+    const now = request.now ?? new Date();
+    const headers = { 'content-type': 'application/json', etag, 'last-modified': now.toUTCString() };
+    if (isNotModified(request, etag, now)) return { status: 304, headers: { etag } };
     return { status: 200, headers, body: openapi.index.bytes };
   }
   if (!request.path.startsWith(`${PREFIX}/`)) return { status: 404, headers: {} };
@@ -45,7 +51,7 @@ export function openApiV3Response(openapi: OpenApiV3, request: OpenApiV3Request)
   if (doc === undefined) return { status: 404, headers: {} };
   if (!acceptsJson(request.accept)) return { status: 406, headers: { vary: 'Accept' } };
   const etag = JSON.stringify(doc.hash);
-  const headers: Record<string, string> = { vary: 'Accept', 'content-type': 'application/json', etag };
+  const headers: Record<string, string> = { vary: 'Accept', 'content-type': 'application/json', etag, 'last-modified': doc.lastModified.toUTCString() };
   if (request.hash !== undefined && request.hash !== '') {
     if (request.hash !== doc.hash) return { status: 301, headers: { ...headers, location: doc.serverRelativeURL } };
     const expires = new Date((request.now ?? new Date()).getTime());
@@ -53,6 +59,10 @@ export function openApiV3Response(openapi: OpenApiV3, request: OpenApiV3Request)
     headers['cache-control'] = 'public, immutable';
     headers['expires'] = expires.toUTCString();
   }
-  if (request.ifNoneMatch === etag) return { status: 304, headers };
+  if (isNotModified(request, etag, doc.lastModified)) {
+    // ServeContent drops the body's headers and, with an ETag, Last-Modified from a 304.
+    const { 'content-type': _type, 'last-modified': _modified, ...kept } = headers;
+    return { status: 304, headers: kept };
+  }
   return { status: 200, headers, body: doc.bytes };
 }

@@ -162,10 +162,21 @@ describe('operations', () => {
     }
   });
 
-  it('accept only JSON patch and merge patch, and never advertise CBOR', () => {
-    const content = obj(obj(obj(podPath['patch'])['requestBody'])['content']);
-    assert.deepEqual(Object.keys(content), ['application/json-patch+json', 'application/merge-patch+json']);
-    for (const name of openapi.names) assert.ok(!openapi.document(name)!.bytes.toString().includes('cbor'), name);
+  it('accept the four patch types upstream lists for built-in kinds on every PATCH, and never advertise CBOR', () => {
+    const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+    for (const name of openapi.names) {
+      for (const [path, item] of Object.entries(obj(parse(name)['paths']))) {
+        const patch = obj(item)['patch'];
+        if (patch === undefined) continue;
+        assert.deepEqual(Object.keys(obj(obj(obj(patch)['requestBody'])['content'])), patchTypes, path);
+      }
+      assert.ok(!openapi.document(name)!.bytes.toString().includes('cbor'), name);
+    }
+  });
+
+  it('advertise protobuf responses where upstream does', () => {
+    const get = obj(obj(obj(podPath['get'])['responses'])['200']);
+    assert.deepEqual(Object.keys(obj(get['content'])), ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
   });
 
   it('inline path parameters as v3 parameters with a schema', () => {
@@ -195,5 +206,30 @@ describe('operations', () => {
     const ps = obj(p['paths']);
     assert.deepEqual(Object.keys(obj(ps['/api/v1/namespaces/{namespace}/pods/{name}'])), ['get', 'parameters']);
     assert.ok(!Object.keys(ps).some((k) => k.endsWith('/status')));
+  });
+});
+
+describe('the /openapi/v3 schemas', () => {
+  const schemas = obj(obj(parse('api/v1')['components'])['schemas']);
+  const prop = (def: string, field: string): JsonObject => obj(obj(obj(schemas[def])['properties'])[field]);
+
+  it('carry the patch metadata strategic merge patch needs', () => {
+    const containers = prop('io.k8s.api.core.v1.PodSpec', 'containers');
+    assert.equal(containers['x-kubernetes-patch-merge-key'], 'name');
+    assert.equal(containers['x-kubernetes-patch-strategy'], 'merge');
+    const env = prop('io.k8s.api.core.v1.Container', 'env');
+    assert.equal(env['x-kubernetes-patch-merge-key'], 'name');
+    const finalizers = prop('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'finalizers');
+    assert.equal(finalizers['x-kubernetes-patch-strategy'], 'merge');
+  });
+
+  it('carry the list and map types server-side apply needs', () => {
+    const containers = prop('io.k8s.api.core.v1.PodSpec', 'containers');
+    assert.equal(containers['x-kubernetes-list-type'], 'map');
+    assert.deepEqual(containers['x-kubernetes-list-map-keys'], ['name']);
+    const ports = prop('io.k8s.api.core.v1.Container', 'ports');
+    assert.deepEqual(ports['x-kubernetes-list-map-keys'], ['containerPort', 'protocol']);
+    assert.equal(prop('io.k8s.api.core.v1.Container', 'args')['x-kubernetes-list-type'], 'atomic');
+    assert.equal(obj(schemas['io.k8s.api.core.v1.NodeSelector'])['x-kubernetes-map-type'], 'atomic');
   });
 });

@@ -18,6 +18,8 @@ export interface OpenApiV3Options {
   gitVersion?: string;
   /** The path and schema data; default the committed data under src/apiserver/openapi/data/. */
   data?: OpenApiData;
+  /** When the documents were built (their Last-Modified); default now. */
+  now?: Date;
 }
 
 /** One serialised document (or the index). */
@@ -33,6 +35,8 @@ export interface OpenApiV3Document extends OpenApiV3Body {
   readonly name: string;
   /** `/openapi/v3/<name>?hash=<hash>`, as the index lists it. */
   readonly serverRelativeURL: string;
+  /** When the document was built, for Last-Modified. */
+  readonly lastModified: Date;
 }
 
 /** The served OpenAPI v3 documents. */
@@ -56,9 +60,10 @@ export function newOpenApiV3(scheme: Scheme, options: OpenApiV3Options = {}): Op
   const data = options.data ?? loadOpenApiData();
   const built = buildOpenApiV3Documents(scheme, data, { version: options.gitVersion ?? DEFAULT_OPENAPI_VERSION });
   const documents = new Map<string, OpenApiV3Document>();
+  const lastModified = options.now ?? new Date();
   for (const [name, doc] of built) {
     const b = body(doc);
-    documents.set(name, { name, ...b, serverRelativeURL: `/openapi/v3/${name}?hash=${b.hash}` });
+    documents.set(name, { name, ...b, serverRelativeURL: `/openapi/v3/${name}?hash=${b.hash}`, lastModified });
   }
   const names = [...documents.keys()];
   const index = body({ paths: Object.fromEntries(names.map((n) => [n, { serverRelativeURL: documents.get(n)!.serverRelativeURL }])) });
