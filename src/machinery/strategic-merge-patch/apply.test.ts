@@ -264,6 +264,16 @@ describe('strategic merge patch: $setElementOrder', () => {
     const p = { '$setElementOrder/mergingList': [{ name: '3' }, { name: '1' }], mergingList: [{ name: '2', $patch: 'delete' }] };
     assert.deepEqual(patch(original, p).mergingList, [{ name: '3' }, { name: '1' }]);
   });
+  it('server-only items take the places deletions free for new items, as upstream edits its list in place', () => {
+    // Deleting x frees the last place of the list's storage; the first new item (n) takes it, so the
+    // server-only item s counts as coming before n, and the next new one (m) as unknown to the server.
+    const original = { mergingList: [{ name: 'x' }, { name: 's', other: 'kept' }] };
+    const p = { '$setElementOrder/mergingList': [{ name: 'n' }, { name: 'm' }], mergingList: [{ name: 'n' }, { name: 'm' }, { name: 'x', $patch: 'delete' }] };
+    assert.deepEqual(patch(original, p).mergingList, [{ name: 's', other: 'kept' }, { name: 'n' }, { name: 'm' }]);
+    // Without the deletion there is no free place: both new items count as unknown and go first.
+    const q = { '$setElementOrder/mergingList': [{ name: 'n' }, { name: 'm' }], mergingList: [{ name: 'n' }, { name: 'm' }] };
+    assert.deepEqual(patch({ mergingList: [{ name: 's' }] }, q).mergingList, [{ name: 'n' }, { name: 'm' }, { name: 's' }]);
+  });
   it('orders a primitive list, a server-only item after', () => {
     const p = { '$setElementOrder/mergingIntList': [1, 2, 3], mergingIntList: [3] };
     assert.deepEqual(patch({ mergingIntList: [1, 2, 4] }, p).mergingIntList, [1, 2, 3, 4]);

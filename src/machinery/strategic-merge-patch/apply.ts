@@ -90,7 +90,7 @@ function mergeMap(original: JsonMap | undefined, patch: JsonMap, schema: PatchSc
     } else if (Array.isArray(current)) {
       const { schema: elementSchema, meta } = schema.lookupListField(key);
       const strategy = splitRetainKeys(meta.strategies).strategy;
-      result[key] = mergeListField(current, patchValue as unknown[], elementSchema, strategy, meta.mergeKey, isDeleteList);
+      result[key] = mergeListField(current, patchValue as unknown[], elementSchema, strategy, meta.mergeKey, isDeleteList).merged;
     } else {
       setPatchValue(result, key, patchValue);
     }
@@ -219,8 +219,10 @@ function applySetElementOrder(original: JsonMap, patch: JsonMap, schema: PatchSc
     checkPatchAgainstOrder(patchList, order, mergeKey);
 
     let merged: unknown[];
+    // Where the current items stand, for the items only the server has: the current list as the merge left it.
+    let serverOrder = originalList;
     if (foundOriginal && foundPatch) {
-      merged = mergeListField(originalList, patchList, elementSchema, strategy, mergeKey, false);
+      ({ merged, inPlace: serverOrder } = mergeListField(originalList, patchList, elementSchema, strategy, mergeKey, false));
     } else if (foundOriginal) {
       merged = originalList;
     } else if (foundPatch) {
@@ -230,7 +232,7 @@ function applySetElementOrder(original: JsonMap, patch: JsonMap, schema: PatchSc
     }
     const { inPatch, serverOnly } = mergeKey === '' ? partitionPrimitives(merged, order) : partitionMaps(merged, order, mergeKey);
     const kind = elementKind(originalList, patchList);
-    original[key] = normalizeElementOrder(inPatch, serverOnly, order, originalList, mergeKey, kind);
+    original[key] = normalizeElementOrder(inPatch, serverOnly, order, serverOrder, mergeKey, kind);
     delete patch[key];
   }
 }
@@ -267,28 +269,65 @@ function mergeKeysEqual(left: unknown, right: unknown, mergeKey: string): boolea
   return goEqual(left[mergeKey], right[mergeKey]);
 }
 
-/** A list field: merged under the merge strategy (or for a deletion list), else the patch's list as sent. */
-function mergeListField(original: unknown[], patch: unknown[], elementSchema: PatchSchema, strategy: string, mergeKey: string, isDeleteList: boolean): unknown[] {
-  if (strategy === MERGE || isDeleteList) return mergeList(original, patch, elementSchema, mergeKey, isDeleteList);
-  return patch;
+/** A merged list, and the current list as the merge changed it in place (see InPlaceList). */
+interface MergedList {
+  readonly merged: unknown[];
+  readonly inPlace: unknown[];
 }
 
-function mergeList(original: unknown[], patch: unknown[], elementSchema: PatchSchema, mergeKey: string, isDeleteList: boolean): unknown[] {
-  if (original.length === 0 && patch.length === 0) return original;
+/** A list field: merged under the merge strategy (or for a deletion list), else the patch's list as sent. */
+function mergeListField(original: unknown[], patch: unknown[], elementSchema: PatchSchema, strategy: string, mergeKey: string, isDeleteList: boolean): MergedList {
+  if (strategy === MERGE || isDeleteList) return mergeList(original, patch, elementSchema, mergeKey, isDeleteList);
+  return { merged: patch, inPlace: original };
+}
+
+function mergeList(original: unknown[], patch: unknown[], elementSchema: PatchSchema, mergeKey: string, isDeleteList: boolean): MergedList {
+  if (original.length === 0 && patch.length === 0) return { merged: original, inPlace: original };
   const kind = elementKind(original, patch);
   let merged: unknown[];
   let current = original;
   let patchItems = patch;
+  const inPlace = new InPlaceList(original);
   if (kind !== 'map') {
-    if (isDeleteList) return deleteFromList(original, patch);
+    if (isDeleteList) return { merged: deleteFromList(original, patch), inPlace: original };
     merged = deduplicate([...original, ...patch]);
   } else {
     if (mergeKey === '') throw new StrategicMergePatchError(`cannot merge lists without merge key for ${elementSchema.name}`);
-    ({ original: current, patch: patchItems } = applyElementDirectives(original, patch, mergeKey));
-    merged = mergeByKey(current, patchItems, mergeKey, elementSchema);
+    ({ original: current, patch: patchItems } = applyElementDirectives(original, patch, mergeKey, inPlace));
+    merged = mergeByKey(current, patchItems, mergeKey, elementSchema, inPlace);
   }
   const { inPatch, serverOnly } = mergeKey === '' ? partitionPrimitives(merged, patchItems) : partitionMaps(merged, patchItems, mergeKey);
-  return normalizeElementOrder(inPatch, serverOnly, patchItems, current, mergeKey, kind);
+  return { merged: normalizeElementOrder(inPatch, serverOnly, patchItems, current, mergeKey, kind), inPlace: inPlace.items };
+}
+
+/**
+ * The storage of a current list as upstream's in-place slice edits leave it,
+ * the list having no spare capacity (as the API server's copies have none):
+ * removing an element shifts the later ones left, and appended elements fill
+ * the places so freed until the list outgrows its storage. Upstream then
+ * orders the items only the server has by where they stand in this storage,
+ * so `$setElementOrder` ordering depends on it.
+ */
+class InPlaceList {
+  readonly items: unknown[];
+  private length: number;
+  private outgrown = false;
+
+  constructor(list: readonly unknown[]) {
+    this.items = [...list];
+    this.length = list.length;
+  }
+
+  remove(index: number): void {
+    this.items.copyWithin(index, index + 1, this.length);
+    this.length--;
+  }
+
+  append(item: unknown): void {
+    if (this.outgrown) return;
+    if (this.length < this.items.length) this.items[this.length++] = item;
+    else this.outgrown = true;
+  }
 }
 
 /**
@@ -296,9 +335,9 @@ function mergeList(original: unknown[], patch: unknown[], elementSchema: PatchSc
  * element with its merge key; `replace` makes the list the patch's other
  * elements; `merge` is not supported.
  */
-function applyElementDirectives(original: unknown[], patch: unknown[], mergeKey: string): { original: unknown[]; patch: unknown[] } {
+function applyElementDirectives(original: unknown[], patch: unknown[], mergeKey: string, inPlace: InPlaceList): { original: unknown[]; patch: unknown[] } {
   const plain: unknown[] = [];
-  let current = original;
+  const current = [...original];
   let replace = false;
   for (const item of patch) {
     const element = item as JsonMap;
@@ -309,11 +348,10 @@ function applyElementDirectives(original: unknown[], patch: unknown[], mergeKey:
     const directive = element[DIRECTIVE];
     if (directive === DELETE) {
       if (!Object.hasOwn(element, mergeKey)) throw noMergeKey(element, mergeKey);
-      const value = element[mergeKey];
-      current = current.filter((candidate, index) => {
-        if (!isJsonMap(candidate)) throw new StrategicMergePatchError(`value for key ${index} is not a map`);
-        return !(Object.hasOwn(candidate, mergeKey) && goEqual(candidate[mergeKey], value));
-      });
+      for (let index = findByKey(current, mergeKey, element[mergeKey]); index >= 0; index = findByKey(current, mergeKey, element[mergeKey])) {
+        current.splice(index, 1);
+        inPlace.remove(index);
+      }
     } else if (directive === REPLACE) {
       replace = true;
     } else if (directive === MERGE) {
@@ -326,14 +364,18 @@ function applyElementDirectives(original: unknown[], patch: unknown[], mergeKey:
 }
 
 /** Each patch element merges into the current element with its key, or is appended. */
-function mergeByKey(original: unknown[], patch: unknown[], mergeKey: string, elementSchema: PatchSchema): unknown[] {
+function mergeByKey(original: unknown[], patch: unknown[], mergeKey: string, elementSchema: PatchSchema, inPlace: InPlaceList): unknown[] {
   const result = [...original];
   for (const item of patch) {
     const element = item as JsonMap;
     if (!Object.hasOwn(element, mergeKey)) throw noMergeKey(element, mergeKey);
     const index = findByKey(result, mergeKey, element[mergeKey]);
-    if (index >= 0) result[index] = mergeMap(result[index] as JsonMap, element, elementSchema);
-    else result.push(item);
+    if (index >= 0) {
+      result[index] = mergeMap(result[index] as JsonMap, element, elementSchema);
+    } else {
+      result.push(item);
+      inPlace.append(item);
+    }
   }
   return result;
 }
