@@ -112,6 +112,11 @@ describe('strategic merge patch: maps and values', () => {
       mergingList: [{ name: 'a' }],
     });
   });
+  it('a key named __proto__ is an ordinary field', () => {
+    const result = patch({ nested: { name: 'a' } }, JSON.parse('{"__proto__":{"x":1},"nested":{"__proto__":{"y":2}}}') as JsonMap);
+    assert.equal(Object.getPrototypeOf(result), Object.prototype);
+    assert.deepEqual(JSON.parse(JSON.stringify(result)), { nested: { name: 'a', ['__proto__']: { y: 2 } }, ['__proto__']: { x: 1 } });
+  });
   it('does not change its arguments', () => {
     const original = { mergingList: [{ name: 'a', value: '1' }] };
     const p = { mergingList: [{ name: 'a', value: '2' }], $setElementOrder: undefined } as JsonMap;

@@ -86,16 +86,21 @@ function mergeMap(original: JsonMap | undefined, patch: JsonMap, schema: PatchSc
     if (isJsonMap(current)) {
       const { schema: fieldSchema, meta } = schema.lookupObjectField(key);
       const strategy = splitRetainKeys(meta.strategies).strategy;
-      result[key] = strategy === REPLACE ? patchValue : mergeMap(current, patchValue as JsonMap, fieldSchema);
+      setOwn(result, key, strategy === REPLACE ? patchValue : mergeMap(current, patchValue as JsonMap, fieldSchema));
     } else if (Array.isArray(current)) {
       const { schema: elementSchema, meta } = schema.lookupListField(key);
       const strategy = splitRetainKeys(meta.strategies).strategy;
-      result[key] = mergeListField(current, patchValue as unknown[], elementSchema, strategy, meta.mergeKey, isDeleteList).merged;
+      setOwn(result, key, mergeListField(current, patchValue as unknown[], elementSchema, strategy, meta.mergeKey, isDeleteList).merged);
     } else {
       setPatchValue(result, key, patchValue);
     }
   }
   return result;
+}
+
+/** Set an own property, whatever its name (`__proto__` included). */
+function setOwn(target: JsonMap, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** `$patch` in an object: replace it by the rest of the patch, or delete it. */
@@ -112,7 +117,7 @@ function objectDirective(directive: unknown, patch: JsonMap): JsonMap {
 function setPatchValue(target: JsonMap, key: string, patchValue: unknown): void {
   discardNulls(patchValue);
   const { value, keep } = removeDirectives(patchValue);
-  if (keep) target[key] = value;
+  if (keep) setOwn(target, key, value);
   else delete target[key];
 }
 
@@ -141,7 +146,7 @@ function removeDirectives(value: unknown): { value: unknown; keep: boolean } {
     if (Object.hasOwn(value, DIRECTIVE)) return { value: undefined, keep: false };
     for (const [k, v] of Object.entries(value)) {
       const r = removeDirectives(v);
-      if (r.keep) value[k] = r.value;
+      if (r.keep) setOwn(value, k, r.value);
       else delete value[k];
     }
   }
@@ -232,7 +237,7 @@ function applySetElementOrder(original: JsonMap, patch: JsonMap, schema: PatchSc
     }
     const { inPatch, serverOnly } = mergeKey === '' ? partitionPrimitives(merged, order) : partitionMaps(merged, order, mergeKey);
     const kind = elementKind(originalList, patchList);
-    original[key] = normalizeElementOrder(inPatch, serverOnly, order, serverOrder, mergeKey, kind);
+    setOwn(original, key, normalizeElementOrder(inPatch, serverOnly, order, serverOrder, mergeKey, kind));
     delete patch[key];
   }
 }

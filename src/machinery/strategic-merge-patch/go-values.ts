@@ -58,9 +58,7 @@ export const GO_SLICE = '[]interface {}';
 export function goEqual(a: unknown, b: unknown): boolean {
   const ka = goKind(a);
   if (ka !== goKind(b)) return false;
-  if (ka === 'nil') return true;
-  if (ka === 'map' || ka === 'slice') return a === b;
-  return a === b;
+  return ka === 'nil' || a === b;
 }
 
 /** A key under which Go's map[interface{}] would file a primitive value. */
