@@ -69,7 +69,10 @@ spec:
         emptyDir: {}
 `;
 
-/** The same file edited: a label, an env var, the sidecar and the volume dropped; an env var and a port added; a new image. */
+/**
+ * The same file edited: a label, an env var, the sidecar and the volume dropped; an env var and a port added; a new
+ * image; the Recreate strategy (spec.strategy retains only the keys kubectl names, so the defaulted rollingUpdate goes).
+ */
 const WEB_V2 = `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -77,6 +80,8 @@ metadata:
   labels:
     app: web
 spec:
+  strategy:
+    type: Recreate
   selector:
     matchLabels:
       app: web
@@ -196,18 +201,21 @@ export function patchingSuite(version: KubectlVersion, options: { applyOnly?: bo
       );
       const web = container(d, 'web');
       assert.equal(web.image, 'nginx:1.27');
-      // $setElementOrder puts C before A; FROM_PATCH, which only the server has, keeps its place before A.
-      assert.deepEqual(envOf(web), ['C=3', 'FROM_PATCH=p', 'A=1']);
+      // $setElementOrder puts C before A. FROM_PATCH, which only the server has, goes by where the current list, as
+      // upstream edits it in place, has it: deleting B freed the last place, which C took, so FROM_PATCH comes first.
+      assert.deepEqual(envOf(web), ['FROM_PATCH=p', 'C=3', 'A=1']);
       assert.deepEqual(web.ports, [
         { containerPort: 80, protocol: 'TCP' },
         { containerPort: 443, protocol: 'TCP' },
       ]);
       assert.equal(d.spec.template.spec.volumes, undefined, 'the volume dropped from the file goes');
+      assert.deepEqual(d.spec.strategy, { type: 'Recreate' });
       assert.deepEqual(
         JSON.parse(d.metadata.annotations?.[LAST_APPLIED] ?? 'null'),
         lastApplied(
           {
             selector,
+            strategy: { type: 'Recreate' },
             template: {
               metadata: { labels: { app: 'web' } },
               spec: {
@@ -222,7 +230,7 @@ export function patchingSuite(version: KubectlVersion, options: { applyOnly?: bo
       );
       // The live env list has an item the file lacks, so kubectl sends its $setElementOrder again; nothing moves.
       assertLines(await ok('apply', '-f', v2), ['deployment.apps/web configured']);
-      assert.deepEqual(envOf(container(await deployment(), 'web')), ['C=3', 'FROM_PATCH=p', 'A=1']);
+      assert.deepEqual(envOf(container(await deployment(), 'web')), ['FROM_PATCH=p', 'C=3', 'A=1']);
     });
 
     scenario('patch (strategic by default): containers and env by name, $patch: delete, $setElementOrder, $retainKeys', async () => {
@@ -231,7 +239,7 @@ export function patchingSuite(version: KubectlVersion, options: { applyOnly?: bo
       ]);
       let d = await deployment();
       assert.equal(container(d, 'web').image, 'nginx:1.29');
-      assert.deepEqual(envOf(container(d, 'web')), ['C=3', 'FROM_PATCH=p', 'A=1'], 'the env of the merged container is untouched');
+      assert.deepEqual(envOf(container(d, 'web')), ['FROM_PATCH=p', 'C=3', 'A=1'], 'the env of the merged container is untouched');
 
       d = await smpJson('deployment', 'web', { spec: { template: { spec: { containers: [{ name: 'web', env: [{ name: 'FROM_PATCH', $patch: 'delete' }, { name: 'A', value: 'one' }] }] } } } });
       assert.deepEqual(envOf(container(d, 'web')), ['C=3', 'A=one']);
@@ -250,8 +258,9 @@ export function patchingSuite(version: KubectlVersion, options: { applyOnly?: bo
         ['web'],
       );
 
-      // spec.strategy has the retainKeys strategy: switching to Recreate clears the defaulted rollingUpdate.
-      assert.deepEqual(d.spec.strategy, { rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' }, type: 'RollingUpdate' });
+      // spec.strategy has the retainKeys strategy: $retainKeys clears what it does not name.
+      d = await smpJson('deployment', 'web', { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 2 } } } });
+      assert.deepEqual(d.spec.strategy, { rollingUpdate: { maxSurge: 2, maxUnavailable: '25%' }, type: 'RollingUpdate' });
       d = await smpJson('deployment', 'web', { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } });
       assert.deepEqual(d.spec.strategy, { type: 'Recreate' });
       assertLines((await smp('deployment', 'web', { spec: { strategy: { type: 'Recreate' } } })).stdout, ['deployment.apps/web patched (no change)']);
