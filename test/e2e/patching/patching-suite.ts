@@ -1,7 +1,7 @@
 /**
  * Strategic merge patch end to end: what kubectl sends as
  * application/strategic-merge-patch+json (client-side apply's three-way
- * patch, `patch`, `edit`, `set image`, `rollout restart|pause|resume`) and
+ * patch, `patch`, `edit`, `set image|env`, `rollout restart|pause|resume`) and
  * `scale` and `rollout undo` beside them, run by one test file per kubectl
  * version against a server of its own. There is no deployment controller
  * yet, so assertions are on the stored objects, and `rollout undo` reads
@@ -344,12 +344,16 @@ export function patchingSuite(version: KubectlVersion, options: { applyOnly?: bo
       assertLines(again.stderr, ['Edit cancelled, no changes made.']);
     });
 
-    scenario('set image, scale, rollout restart, pause and resume patch the deployment', async () => {
+    scenario('set image, scale, set env, rollout restart, pause and resume patch the deployment', async () => {
       assertLines(await ok('set', 'image', 'deployment/web', 'web=nginx:1.31'), ['deployment.apps/web image updated']);
       assertLines(await ok('scale', 'deployment/web', '--replicas=2'), ['deployment.apps/web scaled']);
+      // set env sends kubectl's two-way patch: the new variable with $setElementOrder, then a $patch: delete.
+      assertLines(await ok('set', 'env', 'deployment/web', 'FOO=bar'), ['deployment.apps/web env updated']);
+      assertLines(await ok('set', 'env', 'deployment/web', 'C-'), ['deployment.apps/web env updated']);
       let d = await deployment();
       assert.equal(container(d, 'web').image, 'nginx:1.31');
       assert.equal(d.spec.replicas, 2);
+      assert.deepEqual(envOf(container(d, 'web')), ['A=one', 'FOO=bar']);
 
       assertLines(await ok('rollout', 'pause', 'deployment/web'), ['deployment.apps/web paused']);
       assert.equal((await deployment()).spec.paused, true);
