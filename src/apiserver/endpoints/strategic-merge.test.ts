@@ -92,6 +92,14 @@ describe('PATCH with a strategic merge patch', () => {
       'list element types are not identical: [[map[name:A value:1] map[name:B value:2]] [x]]',
     );
   });
+  it('a patch nested too deep for the stack is the client\'s error', () => {
+    const depth = 200_000;
+    const body = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const patch = JSON.parse(body) as unknown;
+    for (const directive of ['Warn', 'Ignore'] as const) {
+      assertStatus(() => smp(patch, directive, body), 400, 'BadRequest', 'error decoding the request body as JSON: exceeded max depth');
+    }
+  });
   it('unknown and duplicate fields: warnings under Warn, a 422 under Strict, nothing under Ignore', () => {
     const body = '{"spec":{"paused":true,"paused":false,"foo":1}}';
     const patch = JSON.parse(body) as unknown;

@@ -23,10 +23,10 @@ import { strategicMergePatchInPlace } from '../../machinery/strategic-merge-patc
 import { StrategicMergePatchError } from '../../machinery/strategic-merge-patch/errors.js';
 import { goFormat, type JsonMap } from '../../machinery/strategic-merge-patch/go-values.js';
 import type { PatchSchema } from '../../machinery/strategic-merge-patch/patch-meta.js';
-import { builtInTypes, decodeTyped, patchBodyStrictErrors, type FieldValidationDirective, type ValidatedObject } from './field-validation.js';
+import { builtInTypes, decodeTyped, type FieldValidationDirective, type GoType, type ValidatedObject } from './field-validation.js';
 import { PATCH_TYPES } from './negotiation.js';
 import { builtInStrategicMergeMetadata } from './strategic-merge-meta.js';
-import { nodeFromValue, splitYamlWarnings } from './strict-json.js';
+import { nodeFromValue, parseJsonNodes, splitYamlWarnings } from './strict-json.js';
 
 export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 
@@ -51,14 +51,18 @@ export function strategicPatchBodyErrors(body: Buffer, patch: unknown, directive
     throw badRequest(`json: cannot unmarshal ${jsonKindName(patch)} into Go value of type map[string]interface {}`);
   }
   if (directive === 'Ignore') return [];
+  let result: ReturnType<typeof decodeTyped>;
   try {
-    return patchBodyStrictErrors('merge-patch', body);
+    result = decodeTyped(parseJsonNodes(body.toString('utf8')), PATCH_MAP, { strict: true });
   } catch (e: unknown) {
-    // The shared decoder words its errors for merge patches; this handler answers with the decoder's text alone.
-    if (e instanceof StatusError && e.message.startsWith('error decoding patch: ')) throw badRequest(e.message.slice('error decoding patch: '.length));
-    throw e;
+    throw asStatusError(e);
   }
+  if (result.error !== undefined) throw badRequest(result.error);
+  return [...result.strictErrors];
 }
+
+/** The patch body decodes into a map[string]interface{}, as upstream's handler decodes it. */
+const PATCH_MAP: GoType = { kind: 'map', goType: 'map[string]interface {}', elem: { kind: 'any', goType: 'interface {}' } };
 
 /** The current object patched by a request's body (`patch` is the body decoded), decoded as its kind. */
 export function strategicMergePatchObject(current: KubeObject, body: Buffer, patch: unknown, expected: GroupVersionKind, directive: FieldValidationDirective): ValidatedObject {
@@ -76,9 +80,10 @@ export function applyStrategicMergePatch(
   directive: FieldValidationDirective,
   patchErrors: readonly string[],
 ): ValidatedObject {
-  const patchMap: JsonMap = isPlainObject(patch) ? structuredClone(patch) : {};
+  let patchMap: JsonMap = {};
   let patched: JsonMap;
   try {
+    if (isPlainObject(patch)) patchMap = structuredClone(patch);
     patched = strategicMergePatchInPlace(structuredClone(current) as JsonMap, patchMap, schema);
   } catch (e: unknown) {
     throw asStatusError(e);
