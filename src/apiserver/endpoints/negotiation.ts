@@ -69,12 +69,14 @@ export function negotiateOutput(accept: string | undefined, options: { transform
   throw notAcceptable(SERVED_MEDIA_TYPES);
 }
 
-export type BodyType = 'json' | 'yaml' | 'json-patch' | 'merge-patch';
+export type BodyType = 'json' | 'yaml' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
 
 const CREATE_TYPES: Record<string, BodyType> = { 'application/json': 'json', 'application/yaml': 'yaml' };
-const PATCH_TYPES: Record<string, BodyType> = {
+/** Patch media types in upstream's order (strategic-merge.ts takes the strategic one back for kinds without patch metadata). */
+export const PATCH_TYPES: Readonly<Record<string, BodyType>> = {
   'application/json-patch+json': 'json-patch',
   'application/merge-patch+json': 'merge-patch',
+  'application/strategic-merge-patch+json': 'strategic-merge-patch',
 };
 
 /** How to read a request body; 415 for anything we do not read. */

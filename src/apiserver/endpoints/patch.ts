@@ -1,5 +1,6 @@
 /**
- * PATCH of one object: JSON patch (RFC 6902) and JSON merge patch (RFC 7386),
+ * PATCH of one object: JSON patch (RFC 6902), JSON merge patch (RFC 7386) and
+ * strategic merge patch (strategic-merge.ts),
  * applied to the current object inside the store's compare-and-swap loop, so a
  * concurrent write makes the patch apply again to the newer object. The
  * patched object is decoded against its kind's schema (field-validation.ts):
@@ -17,17 +18,20 @@ import { addWarnings, parseFieldValidationParam, patchBodyStrictErrors, validate
 import { mergePatch } from './merge-patch.js';
 import { negotiateInput, negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
+import { strategicMergePatchObject, strategicMergeSchemaFor } from './strategic-merge.js';
 import type { VerbHandler } from './target.js';
 
 export const handlePatch: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const type = negotiateInput(ctx.req.headers['content-type'], { patch: true });
+  const expected = t.subresource?.kind ?? t.resource;
+  // A kind without patch metadata refuses strategic merge before the body is read, as upstream.
+  if (type === 'strategic-merge-patch') strategicMergeSchemaFor(expected);
   const dryRun = parseDryRun(ctx.query);
   const body = await readBody(ctx.req);
   const directive = parseFieldValidationParam(ctx.query, 'PatchOptions');
   const patch = decodeDocument(body, 'json');
-  if (type !== 'json-patch' && type !== 'merge-patch') throw badRequest(`unsupported patch type ${type}`);
-  const expected = t.subresource?.kind ?? t.resource;
+  if (type !== 'json-patch' && type !== 'merge-patch' && type !== 'strategic-merge-patch') throw badRequest(`unsupported patch type ${type}`);
   // Warnings of the attempt that wins (the patch applies again after a conflict).
   let warnings: readonly string[] = [];
   const { object } = await t.store.update(
@@ -35,6 +39,11 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
     t.name,
     (current) => {
       if (current === undefined) throw notFound({ group: t.resource.group, resource: t.resource.resource }, t.name);
+      if (type === 'strategic-merge-patch') {
+        const smp = strategicMergePatchObject(current, body, patch, expected, directive);
+        warnings = smp.warnings;
+        return asKubeObject(smp.value, expected);
+      }
       // As upstream, the patch body is checked once the object is found.
       const patchErrors = directive === 'Ignore' ? [] : patchBodyStrictErrors(type, body);
       if (type === 'json-patch' && !Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
