@@ -1,0 +1,460 @@
+/**
+ * Our JSON objects ↔ protobuf messages, walking the generated schema with
+ * protobufjs's Reader and Writer.
+ *
+ * Encoding writes what the JSON has: a field absent or null is not written
+ * (Go reads an absent field as its zero value, and a pointer as nil); a field
+ * present is written even when it is 0, false or "" (proto2 presence), map
+ * keys sorted as Go's marshaller sorts them.
+ *
+ * Decoding gives the JSON upstream would answer after reading the message into
+ * its Go struct: fields in struct order; a zero scalar left out when the field
+ * is omitempty and written as 0/""/false when not; an absent pointer, slice or
+ * map left out when omitempty and null when not; an absent struct written as
+ * its zero value (a zero Time is null, a zero IntOrString 0).
+ *
+ * Special types: Time, MicroTime and Duration (Go's string forms, go-values.ts),
+ * IntOrString (a number or a string), Quantity (its string), RawExtension and
+ * FieldsV1 (raw JSON bytes ↔ the JSON value), bytes (base64 in JSON) and the
+ * named-slice wrappers such as ExtraValue (a bare JSON array).
+ */
+import protobuf from 'protobufjs/minimal.js';
+import { formatGoDuration, formatMicroTime, formatTime, parseGoDuration, parseRfc3339 } from './go-values.js';
+import { protobufSchema, type FieldSpec, type MessageSpec, type ProtobufSchema } from './schema.js';
+
+type Writer = protobuf.Writer;
+type Reader = protobuf.Reader;
+type JsonObject = Record<string, unknown>;
+
+const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+export const TIME = `${META}.Time`;
+export const MICRO_TIME = `${META}.MicroTime`;
+export const DURATION = `${META}.Duration`;
+export const FIELDS_V1 = `${META}.FieldsV1`;
+export const INT_OR_STRING = 'k8s.io.apimachinery.pkg.util.intstr.IntOrString';
+export const QUANTITY = 'k8s.io.apimachinery.pkg.api.resource.Quantity';
+export const RAW_EXTENSION = 'k8s.io.apimachinery.pkg.runtime.RawExtension';
+
+/** A value that does not fit the schema (encoding) or bytes that are not a valid message (decoding). */
+export class ProtobufError extends Error {
+  override readonly name = 'ProtobufError';
+}
+
+// Wire types.
+const VARINT = 0;
+const FIXED64 = 1;
+const BYTES = 2;
+const FIXED32 = 5;
+
+function wireType(type: string): number {
+  switch (type) {
+    case 'double':
+    case 'fixed64':
+      return FIXED64;
+    case 'float':
+    case 'fixed32':
+      return FIXED32;
+    case 'int32':
+    case 'int64':
+    case 'uint32':
+    case 'uint64':
+    case 'sint32':
+    case 'sint64':
+    case 'bool':
+      return VARINT;
+    default:
+      return BYTES;
+  }
+}
+
+const isScalar = (type: string): boolean => !type.includes('.');
+
+export class ProtobufCodec {
+  constructor(private readonly schema: ProtobufSchema = protobufSchema()) {}
+
+  spec(name: string): MessageSpec {
+    const spec = this.schema.message(name);
+    if (spec === undefined) throw new ProtobufError(`no protobuf message ${name}`);
+    return spec;
+  }
+
+  /** Encode a JSON object as the message `type`. */
+  encode(type: string, value: unknown): Uint8Array {
+    const w = protobuf.Writer.create();
+    this.writeMessageBody(type, value, w, '');
+    return w.finish();
+  }
+
+  /** Decode the message `type` into upstream's JSON of it. */
+  decode(type: string, bytes: Uint8Array): unknown {
+    return this.readMessage(type, protobuf.Reader.create(bytes), bytes.length, '');
+  }
+
+  // ---- encoding ----
+
+  private writeMessageBody(type: string, value: unknown, w: Writer, path: string): void {
+    switch (type) {
+      case TIME: {
+        const t = typeof value === 'string' ? parseRfc3339(value) : undefined;
+        if (t === undefined) throw new ProtobufError(`${path}: expected an RFC 3339 time, got ${JSON.stringify(value)}`);
+        // As upstream, a Time travels in whole seconds.
+        w.uint32((1 << 3) | VARINT).int64(t.seconds).uint32((2 << 3) | VARINT).int32(0);
+        return;
+      }
+      case MICRO_TIME: {
+        const t = typeof value === 'string' ? parseRfc3339(value) : undefined;
+        if (t === undefined) throw new ProtobufError(`${path}: expected an RFC 3339 time, got ${JSON.stringify(value)}`);
+        w.uint32((1 << 3) | VARINT).int64(t.seconds).uint32((2 << 3) | VARINT).int32(t.nanos - (t.nanos % 1000));
+        return;
+      }
+      case DURATION: {
+        const ns = typeof value === 'string' ? parseGoDuration(value) : undefined;
+        if (ns === undefined) throw new ProtobufError(`${path}: expected a duration, got ${JSON.stringify(value)}`);
+        w.uint32((1 << 3) | VARINT).int64(ns);
+        return;
+      }
+      case INT_OR_STRING:
+        if (typeof value === 'number' && Number.isInteger(value)) {
+          w.uint32((1 << 3) | VARINT).int64(0).uint32((2 << 3) | VARINT).int32(value).uint32((3 << 3) | BYTES).string('');
+        } else if (typeof value === 'string') {
+          w.uint32((1 << 3) | VARINT).int64(1).uint32((2 << 3) | VARINT).int32(0).uint32((3 << 3) | BYTES).string(value);
+        } else {
+          throw new ProtobufError(`${path}: expected an integer or a string, got ${JSON.stringify(value)}`);
+        }
+        return;
+      case QUANTITY:
+        if (typeof value !== 'string' && typeof value !== 'number') throw new ProtobufError(`${path}: expected a quantity, got ${JSON.stringify(value)}`);
+        w.uint32((1 << 3) | BYTES).string(String(value));
+        return;
+      case RAW_EXTENSION:
+      case FIELDS_V1:
+        w.uint32((1 << 3) | BYTES).bytes(Buffer.from(JSON.stringify(value)));
+        return;
+    }
+    const spec = this.spec(type);
+    if (spec.list) {
+      if (!Array.isArray(value)) throw new ProtobufError(`${path}: expected an array`);
+      const items = spec.fields[0]!;
+      for (const item of value) this.writeValue(items, items.type, item, w, path);
+      return;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProtobufError(`${path}: expected an object, got ${JSON.stringify(value)}`);
+    this.writeFields(spec, value as JsonObject, w, path);
+  }
+
+  private writeFields(spec: MessageSpec, object: JsonObject, w: Writer, path: string): void {
+    for (const f of spec.fields) {
+      if (f.inline) {
+        w.uint32((f.number << 3) | BYTES).fork();
+        this.writeMessageBody(f.type, object, w, path);
+        w.ldelim();
+        continue;
+      }
+      const value = object[f.json];
+      if (value === undefined || value === null) continue;
+      const fieldPath = path === '' ? f.json : `${path}.${f.json}`;
+      if (f.mapKey !== undefined) {
+        if (typeof value !== 'object' || Array.isArray(value)) throw new ProtobufError(`${fieldPath}: expected an object`);
+        const entries = value as JsonObject;
+        for (const key of Object.keys(entries).sort()) {
+          const v = entries[key];
+          w.uint32((f.number << 3) | BYTES).fork();
+          this.writeScalar(1, f.mapKey, key, w, fieldPath);
+          if (v !== null && v !== undefined) this.writeValue({ ...f, number: 2 }, f.type, v, w, `${fieldPath}.${key}`);
+          w.ldelim();
+        }
+      } else if (f.repeated) {
+        if (!Array.isArray(value)) throw new ProtobufError(`${fieldPath}: expected an array, got ${JSON.stringify(value)}`);
+        value.forEach((item, i) => {
+          if (item !== null && item !== undefined) this.writeValue(f, f.type, item, w, `${fieldPath}[${i}]`);
+          else if (!isScalar(f.type)) w.uint32((f.number << 3) | BYTES).bytes(new Uint8Array(0));
+        });
+      } else {
+        this.writeValue(f, f.type, value, w, fieldPath);
+      }
+    }
+  }
+
+  private writeValue(f: FieldSpec, type: string, value: unknown, w: Writer, path: string): void {
+    if (isScalar(type)) {
+      this.writeScalar(f.number, type, value, w, path);
+      return;
+    }
+    w.uint32((f.number << 3) | BYTES).fork();
+    this.writeMessageBody(type, value, w, path);
+    w.ldelim();
+  }
+
+  private writeScalar(number: number, type: string, value: unknown, w: Writer, path: string): void {
+    const tag = (number << 3) | wireType(type);
+    switch (type) {
+      case 'string':
+        if (typeof value !== 'string') throw new ProtobufError(`${path}: expected a string, got ${JSON.stringify(value)}`);
+        w.uint32(tag).string(value);
+        return;
+      case 'bytes':
+        if (typeof value !== 'string') throw new ProtobufError(`${path}: expected base64 data, got ${JSON.stringify(value)}`);
+        w.uint32(tag).bytes(Buffer.from(value, 'base64'));
+        return;
+      case 'bool':
+        if (typeof value !== 'boolean') throw new ProtobufError(`${path}: expected a boolean, got ${JSON.stringify(value)}`);
+        w.uint32(tag).bool(value);
+        return;
+      case 'double':
+      case 'float':
+        if (typeof value !== 'number') throw new ProtobufError(`${path}: expected a number, got ${JSON.stringify(value)}`);
+        if (type === 'double') w.uint32(tag).double(value);
+        else w.uint32(tag).float(value);
+        return;
+      default:
+        if (typeof value !== 'number' || !Number.isInteger(value)) throw new ProtobufError(`${path}: expected an integer, got ${JSON.stringify(value)}`);
+        if (type === 'int32') w.uint32(tag).int32(value);
+        else if (type === 'uint32') w.uint32(tag).uint32(value);
+        else if (type === 'sint32' || type === 'sint64') w.uint32(tag).sint64(value);
+        else if (type === 'uint64') w.uint32(tag).uint64(value);
+        else w.uint32(tag).int64(value);
+    }
+  }
+
+  // ---- decoding ----
+
+  /** Read `length` bytes of a message (a sub-message's body) and render it. */
+  private readMessage(type: string, r: Reader, length: number, path: string): unknown {
+    const end = r.pos + length;
+    if (end > r.len) throw new ProtobufError('unexpected EOF');
+    switch (type) {
+      case TIME:
+      case MICRO_TIME: {
+        if (length === 0) return null;
+        const { seconds, nanos } = this.readSecondsNanos(r, end);
+        return type === TIME ? formatTime(seconds) : formatMicroTime(seconds, nanos);
+      }
+      case DURATION: {
+        const present = this.readPresent(this.spec(type), r, end, path);
+        return formatGoDuration(asNumber(present.get(1)?.[0] ?? 0));
+      }
+      case INT_OR_STRING: {
+        const present = this.readPresent(this.spec(type), r, end, path);
+        return asNumber(present.get(1)?.[0] ?? 0) === 1 ? (present.get(3)?.[0] ?? '') : asNumber(present.get(2)?.[0] ?? 0);
+      }
+      case QUANTITY: {
+        const present = this.readPresent(this.spec(type), r, end, path);
+        return present.get(1)?.[0] ?? '0';
+      }
+      case RAW_EXTENSION:
+      case FIELDS_V1: {
+        const present = this.readPresent(this.spec(type), r, end, path);
+        const raw = present.get(1)?.[0] as Uint8Array | undefined;
+        if (raw === undefined || raw.length === 0) return null;
+        try {
+          return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.length).toString('utf8')) as unknown;
+        } catch {
+          throw new ProtobufError(`${path}: the raw bytes are not JSON`);
+        }
+      }
+    }
+    const spec = this.spec(type);
+    const present = this.readPresent(spec, r, end, path);
+    if (spec.list) return present.get(spec.fields[0]!.number) ?? [];
+    return this.render(spec, present, {});
+  }
+
+  private readSecondsNanos(r: Reader, end: number): { seconds: number; nanos: number } {
+    let seconds = 0;
+    let nanos = 0;
+    while (r.pos < end) {
+      const tag = r.uint32();
+      if (tag === (1 << 3 | VARINT)) seconds = asNumber(r.int64());
+      else if (tag === (2 << 3 | VARINT)) nanos = r.int32();
+      else this.skip(r, tag);
+    }
+    return { seconds, nanos };
+  }
+
+  /** Field number → decoded values (one for a singular field, every item for a repeated one, entries for a map). */
+  private readPresent(spec: MessageSpec, r: Reader, end: number, path: string): Map<number, unknown[]> {
+    const present = new Map<number, unknown[]>();
+    while (r.pos < end) {
+      const tag = r.uint32();
+      const number = tag >>> 3;
+      const wire = tag & 7;
+      if (number === 0) throw new ProtobufError(`proto: ${shortName(spec.name)}: illegal tag 0 (wire type ${wire})`);
+      const f = spec.byNumber.get(number);
+      if (f === undefined) {
+        this.skip(r, tag);
+        continue;
+      }
+      const fieldPath = path === '' ? f.json : `${path}.${f.json}`;
+      let values = present.get(number);
+      if (values === undefined) {
+        values = [];
+        present.set(number, values);
+      }
+      if (f.mapKey !== undefined) {
+        if (wire !== BYTES) throw wrongWireType(wire, f);
+        values.push(this.readMapEntry(f, r, fieldPath));
+      } else if (f.repeated && isScalar(f.type) && wire === BYTES && wireType(f.type) !== BYTES) {
+        // A packed repeated scalar.
+        const packedEnd = r.uint32() + r.pos;
+        while (r.pos < packedEnd) values.push(this.readScalar(f.type, r));
+      } else {
+        if (wire !== wireType(f.type)) throw wrongWireType(wire, f);
+        const value = isScalar(f.type) ? this.readScalar(f.type, r) : this.readMessage(f.type, r, r.uint32(), fieldPath);
+        if (f.repeated) values.push(value);
+        else values[0] = value;
+      }
+    }
+    if (r.pos !== end) throw new ProtobufError('unexpected EOF');
+    return present;
+  }
+
+  private readMapEntry(f: FieldSpec, r: Reader, path: string): [string, unknown] {
+    const end = r.uint32() + r.pos;
+    if (end > r.len) throw new ProtobufError('unexpected EOF');
+    let key: unknown = zeroScalar(f.mapKey!);
+    let value: unknown;
+    while (r.pos < end) {
+      const tag = r.uint32();
+      if (tag >>> 3 === 1) key = this.readScalar(f.mapKey!, r);
+      else if (tag >>> 3 === 2) value = isScalar(f.type) ? this.readScalar(f.type, r) : this.readMessage(f.type, r, r.uint32(), `${path}.${String(key)}`);
+      else this.skip(r, tag);
+    }
+    if (value === undefined) value = isScalar(f.type) ? (f.type === 'bytes' ? '' : zeroScalar(f.type)) : this.zeroMessage(f.type);
+    return [String(key), value];
+  }
+
+  private readScalar(type: string, r: Reader): unknown {
+    switch (type) {
+      case 'string':
+        return r.string();
+      case 'bytes': {
+        const b = r.bytes();
+        return Buffer.from(b.buffer, b.byteOffset, b.length).toString('base64');
+      }
+      case 'bool':
+        return r.bool();
+      case 'int32':
+        return r.int32();
+      case 'uint32':
+        return r.uint32();
+      case 'sint32':
+        return r.sint32();
+      case 'sint64':
+        return asNumber(r.sint64());
+      case 'uint64':
+        return asNumber(r.uint64());
+      case 'double':
+        return r.double();
+      case 'float':
+        return r.float();
+      case 'fixed32':
+        return r.fixed32();
+      case 'fixed64':
+        return asNumber(r.fixed64());
+      default:
+        return asNumber(r.int64());
+    }
+  }
+
+  private skip(r: Reader, tag: number): void {
+    const wire = tag & 7;
+    if (wire === 3 || wire === 4 || wire > 5) throw new ProtobufError(`proto: illegal wireType ${wire}`);
+    try {
+      r.skipType(wire);
+    } catch {
+      throw new ProtobufError('unexpected EOF');
+    }
+  }
+
+  /** The Go-JSON rendering of a decoded message, its inline fields merged into `into`. */
+  private render(spec: MessageSpec, present: Map<number, unknown[]>, into: JsonObject): JsonObject {
+    for (const f of spec.fields) {
+      const values = present.get(f.number);
+      if (f.inline) {
+        const inner = values?.[0];
+        if (inner !== undefined && inner !== null && typeof inner === 'object') Object.assign(into, inner);
+        else this.render(this.spec(f.type), new Map(), into);
+        continue;
+      }
+      const value = this.fieldValue(f, values);
+      if (value !== undefined) into[f.json] = value;
+    }
+    return into;
+  }
+
+  /** The JSON value of one field, or undefined when JSON leaves it out. */
+  private fieldValue(f: FieldSpec, values: unknown[] | undefined): unknown {
+    const omit = f.omitempty || f.omitzero;
+    if (f.mapKey !== undefined) {
+      if (values === undefined || values.length === 0) return omit ? undefined : null;
+      return Object.fromEntries(values as [string, unknown][]);
+    }
+    if (f.repeated) {
+      if (values === undefined || values.length === 0) return omit ? undefined : null;
+      return values;
+    }
+    if (values === undefined) {
+      if (f.pointer) return omit ? undefined : null;
+      if (isScalar(f.type)) return omit ? undefined : f.type === 'bytes' ? null : zeroScalar(f.type);
+      const zero = this.zeroMessage(f.type);
+      return f.omitzero && isZeroJson(zero) ? undefined : zero;
+    }
+    const value = values[0];
+    if (f.pointer) return value;
+    if (isScalar(f.type)) return omit && (value === '' || value === 0 || value === false) ? undefined : value;
+    return f.omitzero && isZeroJson(value) ? undefined : value;
+  }
+
+  /** The JSON of a Go zero value of a message type. */
+  private zeroMessage(type: string): unknown {
+    switch (type) {
+      case TIME:
+      case MICRO_TIME:
+      case RAW_EXTENSION:
+      case FIELDS_V1:
+        return null;
+      case DURATION:
+        return '0s';
+      case INT_OR_STRING:
+        return 0;
+      case QUANTITY:
+        return '0';
+    }
+    const spec = this.spec(type);
+    return spec.list ? null : this.render(spec, new Map(), {});
+  }
+}
+
+function zeroScalar(type: string): unknown {
+  if (type === 'string' || type === 'bytes') return '';
+  if (type === 'bool') return false;
+  return 0;
+}
+
+function isZeroJson(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'object') return Object.values(value).every(isZeroJson);
+  return value === '' || value === 0 || value === false;
+}
+
+function asNumber(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'object' && value !== null && 'toNumber' in value) return (value as { toNumber(): number }).toNumber();
+  return Number(value);
+}
+
+function shortName(name: string): string {
+  return name.slice(name.lastIndexOf('.') + 1);
+}
+
+function wrongWireType(wire: number, f: FieldSpec): ProtobufError {
+  return new ProtobufError(`proto: wrong wireType = ${wire} for field ${f.json}`);
+}
+
+let shared: ProtobufCodec | undefined;
+
+/** The codec over the committed schema. */
+export function protobufCodec(): ProtobufCodec {
+  shared ??= new ProtobufCodec();
+  return shared;
+}
