@@ -243,8 +243,12 @@ export class ProtobufCodec {
       }
       case RAW_EXTENSION:
       case FIELDS_V1: {
-        const present = this.readPresent(this.spec(type), r, end, path);
-        const raw = present.get(1)?.[0] as Uint8Array | undefined;
+        let raw: Uint8Array | undefined;
+        while (r.pos < end) {
+          const tag = r.uint32();
+          if (tag === ((1 << 3) | BYTES)) raw = r.bytes();
+          else this.skip(r, tag);
+        }
         if (raw === undefined || raw.length === 0) return null;
         try {
           return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.length).toString('utf8')) as unknown;
