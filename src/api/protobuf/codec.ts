@@ -38,6 +38,25 @@ export const RAW_EXTENSION = 'k8s.io.apimachinery.pkg.runtime.RawExtension';
 /** A value that does not fit the schema (encoding) or bytes that are not a valid message (decoding). */
 export class ProtobufError extends Error {
   override readonly name = 'ProtobufError';
+
+  constructor(
+    readonly reason: string,
+    /** Where in the object, for encoding errors: `spec.containers[0].name`. */
+    readonly path = '',
+  ) {
+    super(path === '' ? reason : `${path}: ${reason}`);
+  }
+
+  /** The same error one level up: `segment` is a field name or `[i]`. */
+  within(segment: string): ProtobufError {
+    const path = this.path === '' ? segment : this.path.startsWith('[') ? `${segment}${this.path}` : `${segment}.${this.path}`;
+    return new ProtobufError(this.reason, path);
+  }
+}
+
+/** Rethrow a ProtobufError with `segment` prepended to its path. */
+function rethrowWithin(e: unknown, segment: string): never {
+  throw e instanceof ProtobufError ? e.within(segment) : e;
 }
 
 // Wire types.
@@ -67,7 +86,6 @@ function wireType(type: string): number {
   }
 }
 
-const isScalar = (type: string): boolean => !type.includes('.');
 
 export class ProtobufCodec {
   constructor(private readonly schema: ProtobufSchema = protobufSchema()) {}
@@ -81,35 +99,36 @@ export class ProtobufCodec {
   /** Encode a JSON object as the message `type`. */
   encode(type: string, value: unknown): Uint8Array {
     const w = protobuf.Writer.create();
-    this.writeMessageBody(type, value, w, '');
+    this.writeMessageBody(type, value, w);
     return w.finish();
   }
 
   /** Decode the message `type` into upstream's JSON of it. */
   decode(type: string, bytes: Uint8Array): unknown {
-    return this.readMessage(type, protobuf.Reader.create(bytes), bytes.length, '');
+    const r = protobuf.Reader.create(bytes);
+    return this.readMessage(type, r, r.len);
   }
 
-  // ---- encoding ----
+  // ---- encoding (errors carry no path until they unwind: paths cost nothing on the happy path) ----
 
-  private writeMessageBody(type: string, value: unknown, w: Writer, path: string): void {
+  private writeMessageBody(type: string, value: unknown, w: Writer): void {
     switch (type) {
       case TIME: {
         const t = typeof value === 'string' ? parseRfc3339(value) : undefined;
-        if (t === undefined) throw new ProtobufError(`${path}: expected an RFC 3339 time, got ${JSON.stringify(value)}`);
+        if (t === undefined) throw new ProtobufError(`expected an RFC 3339 time, got ${JSON.stringify(value)}`);
         // As upstream, a Time travels in whole seconds.
         w.uint32((1 << 3) | VARINT).int64(t.seconds).uint32((2 << 3) | VARINT).int32(0);
         return;
       }
       case MICRO_TIME: {
         const t = typeof value === 'string' ? parseRfc3339(value) : undefined;
-        if (t === undefined) throw new ProtobufError(`${path}: expected an RFC 3339 time, got ${JSON.stringify(value)}`);
+        if (t === undefined) throw new ProtobufError(`expected an RFC 3339 time, got ${JSON.stringify(value)}`);
         w.uint32((1 << 3) | VARINT).int64(t.seconds).uint32((2 << 3) | VARINT).int32(t.nanos - (t.nanos % 1000));
         return;
       }
       case DURATION: {
         const ns = typeof value === 'string' ? parseGoDuration(value) : undefined;
-        if (ns === undefined) throw new ProtobufError(`${path}: expected a duration, got ${JSON.stringify(value)}`);
+        if (ns === undefined) throw new ProtobufError(`expected a duration, got ${JSON.stringify(value)}`);
         w.uint32((1 << 3) | VARINT).int64(ns);
         return;
       }
@@ -119,11 +138,11 @@ export class ProtobufCodec {
         } else if (typeof value === 'string') {
           w.uint32((1 << 3) | VARINT).int64(1).uint32((2 << 3) | VARINT).int32(0).uint32((3 << 3) | BYTES).string(value);
         } else {
-          throw new ProtobufError(`${path}: expected an integer or a string, got ${JSON.stringify(value)}`);
+          throw new ProtobufError(`expected an integer or a string, got ${JSON.stringify(value)}`);
         }
         return;
       case QUANTITY:
-        if (typeof value !== 'string' && typeof value !== 'number') throw new ProtobufError(`${path}: expected a quantity, got ${JSON.stringify(value)}`);
+        if (typeof value !== 'string' && typeof value !== 'number') throw new ProtobufError(`expected a quantity, got ${JSON.stringify(value)}`);
         w.uint32((1 << 3) | BYTES).string(String(value));
         return;
       case RAW_EXTENSION:
@@ -133,151 +152,176 @@ export class ProtobufCodec {
     }
     const spec = this.spec(type);
     if (spec.list) {
-      if (!Array.isArray(value)) throw new ProtobufError(`${path}: expected an array`);
-      const items = spec.fields[0]!;
-      for (const item of value) this.writeValue(items, items.type, item, w, path);
+      if (!Array.isArray(value)) throw new ProtobufError('expected an array');
+      this.writeRepeated(spec.fields[0]!, value, w);
       return;
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProtobufError(`${path}: expected an object, got ${JSON.stringify(value)}`);
-    this.writeFields(spec, value as JsonObject, w, path);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProtobufError(`expected an object, got ${JSON.stringify(value)}`);
+    this.writeFields(spec, value as JsonObject, w);
   }
 
-  private writeFields(spec: MessageSpec, object: JsonObject, w: Writer, path: string): void {
-    for (const f of spec.fields) {
+  private writeFields(spec: MessageSpec, object: JsonObject, w: Writer): void {
+    const fields = spec.fields;
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
       if (f.inline) {
         w.uint32((f.number << 3) | BYTES).fork();
-        this.writeMessageBody(f.type, object, w, path);
+        this.writeMessageBody(f.type, object, w);
         w.ldelim();
         continue;
       }
       const value = object[f.json];
       if (value === undefined || value === null) continue;
-      const fieldPath = path === '' ? f.json : `${path}.${f.json}`;
-      if (f.mapKey !== undefined) {
-        if (typeof value !== 'object' || Array.isArray(value)) throw new ProtobufError(`${fieldPath}: expected an object`);
-        const entries = value as JsonObject;
-        for (const key of Object.keys(entries).sort()) {
-          const v = entries[key];
-          w.uint32((f.number << 3) | BYTES).fork();
-          this.writeScalar(1, f.mapKey, key, w, fieldPath);
-          if (v !== null && v !== undefined) this.writeValue({ ...f, number: 2 }, f.type, v, w, `${fieldPath}.${key}`);
-          w.ldelim();
-        }
-      } else if (f.repeated) {
-        if (!Array.isArray(value)) throw new ProtobufError(`${fieldPath}: expected an array, got ${JSON.stringify(value)}`);
-        value.forEach((item, i) => {
-          if (item !== null && item !== undefined) this.writeValue(f, f.type, item, w, `${fieldPath}[${i}]`);
-          else if (!isScalar(f.type)) w.uint32((f.number << 3) | BYTES).bytes(new Uint8Array(0));
-        });
-      } else {
-        this.writeValue(f, f.type, value, w, fieldPath);
+      try {
+        if (f.mapKey !== undefined) this.writeMap(f, value, w);
+        else if (f.repeated) {
+          if (!Array.isArray(value)) throw new ProtobufError(`expected an array, got ${JSON.stringify(value)}`);
+          this.writeRepeated(f, value, w);
+        } else this.writeValue(f.number, f.type, f.scalar, value, w);
+      } catch (e: unknown) {
+        rethrowWithin(e, f.json);
       }
     }
   }
 
-  private writeValue(f: FieldSpec, type: string, value: unknown, w: Writer, path: string): void {
-    if (isScalar(type)) {
-      this.writeScalar(f.number, type, value, w, path);
+  private writeRepeated(f: FieldSpec, items: readonly unknown[], w: Writer): void {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      try {
+        if (item !== null && item !== undefined) this.writeValue(f.number, f.type, f.scalar, item, w);
+        else if (!f.scalar) w.uint32((f.number << 3) | BYTES).bytes(EMPTY);
+      } catch (e: unknown) {
+        rethrowWithin(e, `[${i}]`);
+      }
+    }
+  }
+
+  private writeMap(f: FieldSpec, value: unknown, w: Writer): void {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProtobufError('expected an object');
+    const entries = value as JsonObject;
+    // Keys sorted, as Go's marshaller writes them.
+    for (const key of Object.keys(entries).sort()) {
+      const v = entries[key];
+      w.uint32((f.number << 3) | BYTES).fork();
+      this.writeScalar(1, f.mapKey!, key, w);
+      try {
+        if (v !== null && v !== undefined) this.writeValue(2, f.type, f.scalar, v, w);
+      } catch (e: unknown) {
+        rethrowWithin(e, key);
+      }
+      w.ldelim();
+    }
+  }
+
+  private writeValue(number: number, type: string, scalar: boolean, value: unknown, w: Writer): void {
+    if (scalar) {
+      this.writeScalar(number, type, value, w);
       return;
     }
-    w.uint32((f.number << 3) | BYTES).fork();
-    this.writeMessageBody(type, value, w, path);
+    w.uint32((number << 3) | BYTES).fork();
+    this.writeMessageBody(type, value, w);
     w.ldelim();
   }
 
-  private writeScalar(number: number, type: string, value: unknown, w: Writer, path: string): void {
-    const tag = (number << 3) | wireType(type);
+  private writeScalar(number: number, type: string, value: unknown, w: Writer): void {
     switch (type) {
       case 'string':
-        if (typeof value !== 'string') throw new ProtobufError(`${path}: expected a string, got ${JSON.stringify(value)}`);
-        w.uint32(tag).string(value);
+        if (typeof value !== 'string') throw new ProtobufError(`expected a string, got ${JSON.stringify(value)}`);
+        w.uint32((number << 3) | BYTES).string(value);
         return;
       case 'bytes':
-        if (typeof value !== 'string') throw new ProtobufError(`${path}: expected base64 data, got ${JSON.stringify(value)}`);
-        w.uint32(tag).bytes(Buffer.from(value, 'base64'));
+        if (typeof value !== 'string') throw new ProtobufError(`expected base64 data, got ${JSON.stringify(value)}`);
+        w.uint32((number << 3) | BYTES).bytes(Buffer.from(value, 'base64'));
         return;
       case 'bool':
-        if (typeof value !== 'boolean') throw new ProtobufError(`${path}: expected a boolean, got ${JSON.stringify(value)}`);
-        w.uint32(tag).bool(value);
+        if (typeof value !== 'boolean') throw new ProtobufError(`expected a boolean, got ${JSON.stringify(value)}`);
+        w.uint32((number << 3) | VARINT).bool(value);
         return;
       case 'double':
-      case 'float':
-        if (typeof value !== 'number') throw new ProtobufError(`${path}: expected a number, got ${JSON.stringify(value)}`);
-        if (type === 'double') w.uint32(tag).double(value);
-        else w.uint32(tag).float(value);
+        if (typeof value !== 'number') throw new ProtobufError(`expected a number, got ${JSON.stringify(value)}`);
+        w.uint32((number << 3) | FIXED64).double(value);
         return;
-      default:
-        if (typeof value !== 'number' || !Number.isInteger(value)) throw new ProtobufError(`${path}: expected an integer, got ${JSON.stringify(value)}`);
+      case 'float':
+        if (typeof value !== 'number') throw new ProtobufError(`expected a number, got ${JSON.stringify(value)}`);
+        w.uint32((number << 3) | FIXED32).float(value);
+        return;
+      default: {
+        if (typeof value !== 'number' || !Number.isInteger(value)) throw new ProtobufError(`expected an integer, got ${JSON.stringify(value)}`);
+        const tag = (number << 3) | wireType(type);
         if (type === 'int32') w.uint32(tag).int32(value);
         else if (type === 'uint32') w.uint32(tag).uint32(value);
         else if (type === 'sint32' || type === 'sint64') w.uint32(tag).sint64(value);
         else if (type === 'uint64') w.uint32(tag).uint64(value);
+        else if (type === 'fixed32') w.uint32(tag).fixed32(value);
+        else if (type === 'fixed64') w.uint32(tag).fixed64(value);
         else w.uint32(tag).int64(value);
+      }
     }
   }
 
   // ---- decoding ----
 
   /** Read `length` bytes of a message (a sub-message's body) and render it. */
-  private readMessage(type: string, r: Reader, length: number, path: string): unknown {
+  private readMessage(type: string, r: Reader, length: number): unknown {
     const end = r.pos + length;
     if (end > r.len) throw new ProtobufError('unexpected EOF');
     switch (type) {
       case TIME:
-      case MICRO_TIME: {
-        if (length === 0) return null;
-        const { seconds, nanos } = this.readSecondsNanos(r, end);
-        return type === TIME ? formatTime(seconds) : formatMicroTime(seconds, nanos);
-      }
-      case DURATION: {
-        const present = this.readPresent(this.spec(type), r, end, path);
-        return formatGoDuration(asNumber(present.get(1)?.[0] ?? 0));
-      }
-      case INT_OR_STRING: {
-        const present = this.readPresent(this.spec(type), r, end, path);
-        return asNumber(present.get(1)?.[0] ?? 0) === 1 ? (present.get(3)?.[0] ?? '') : asNumber(present.get(2)?.[0] ?? 0);
-      }
-      case QUANTITY: {
-        const present = this.readPresent(this.spec(type), r, end, path);
-        return present.get(1)?.[0] ?? '0';
-      }
+      case MICRO_TIME:
+      case DURATION:
+      case INT_OR_STRING:
+      case QUANTITY:
       case RAW_EXTENSION:
-      case FIELDS_V1: {
-        let raw: Uint8Array | undefined;
-        while (r.pos < end) {
-          const tag = r.uint32();
-          if (tag === ((1 << 3) | BYTES)) raw = r.bytes();
-          else this.skip(r, tag);
-        }
+      case FIELDS_V1:
+        return this.readSpecial(type, r, end);
+    }
+    const spec = this.spec(type);
+    const present = this.readPresent(spec, r, end);
+    if (spec.list) return present[0] ?? [];
+    return this.render(spec, present, {});
+  }
+
+  /** The value types whose JSON is not an object of their fields. */
+  private readSpecial(type: string, r: Reader, end: number): unknown {
+    const values: unknown[] = [];
+    while (r.pos < end) {
+      const tag = r.uint32();
+      const number = tag >>> 3;
+      const wire = tag & 7;
+      if (number >= 1 && number <= 3 && wire === VARINT) values[number] = number === 2 ? r.int32() : asNumber(r.int64());
+      else if (number >= 1 && number <= 3 && wire === BYTES) values[number] = type === RAW_EXTENSION || type === FIELDS_V1 ? r.bytes() : r.string();
+      else this.skip(r, tag);
+    }
+    if (r.pos !== end) throw new ProtobufError('unexpected EOF');
+    switch (type) {
+      case TIME:
+        return values.length === 0 ? null : formatTime(Number(values[1] ?? 0));
+      case MICRO_TIME:
+        return values.length === 0 ? null : formatMicroTime(Number(values[1] ?? 0), Number(values[2] ?? 0));
+      case DURATION:
+        return formatGoDuration(Number(values[1] ?? 0));
+      case INT_OR_STRING:
+        return values[1] === 1 ? (values[3] ?? '') : Number(values[2] ?? 0);
+      case QUANTITY:
+        return values[1] ?? '0';
+      default: {
+        const raw = values[1] as Uint8Array | undefined;
         if (raw === undefined || raw.length === 0) return null;
         try {
           return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.length).toString('utf8')) as unknown;
         } catch {
-          throw new ProtobufError(`${path}: the raw bytes are not JSON`);
+          throw new ProtobufError('the raw bytes are not JSON');
         }
       }
     }
-    const spec = this.spec(type);
-    const present = this.readPresent(spec, r, end, path);
-    if (spec.list) return present.get(spec.fields[0]!.number) ?? [];
-    return this.render(spec, present, {});
   }
 
-  private readSecondsNanos(r: Reader, end: number): { seconds: number; nanos: number } {
-    let seconds = 0;
-    let nanos = 0;
-    while (r.pos < end) {
-      const tag = r.uint32();
-      if (tag === (1 << 3 | VARINT)) seconds = asNumber(r.int64());
-      else if (tag === (2 << 3 | VARINT)) nanos = r.int32();
-      else this.skip(r, tag);
-    }
-    return { seconds, nanos };
-  }
-
-  /** Field number → decoded values (one for a singular field, every item for a repeated one, entries for a map). */
-  private readPresent(spec: MessageSpec, r: Reader, end: number, path: string): Map<number, unknown[]> {
-    const present = new Map<number, unknown[]>();
+  /**
+   * The values of each field, by its index in spec.fields: one for a singular
+   * field, every item for a repeated one, [key, value] entries for a map.
+   */
+  private readPresent(spec: MessageSpec, r: Reader, end: number): (unknown[] | undefined)[] {
+    const present: (unknown[] | undefined)[] = [];
     while (r.pos < end) {
       const tag = r.uint32();
       const number = tag >>> 3;
@@ -288,22 +332,29 @@ export class ProtobufCodec {
         this.skip(r, tag);
         continue;
       }
-      const fieldPath = path === '' ? f.json : `${path}.${f.json}`;
-      let values = present.get(number);
+      let values = present[f.index];
       if (values === undefined) {
         values = [];
-        present.set(number, values);
+        present[f.index] = values;
       }
       if (f.mapKey !== undefined) {
         if (wire !== BYTES) throw wrongWireType(wire, f);
-        values.push(this.readMapEntry(f, r, fieldPath));
-      } else if (f.repeated && isScalar(f.type) && wire === BYTES && wireType(f.type) !== BYTES) {
-        // A packed repeated scalar.
-        const packedEnd = r.uint32() + r.pos;
-        while (r.pos < packedEnd) values.push(this.readScalar(f.type, r));
+        values.push(this.readMapEntry(f, r));
+      } else if (f.scalar) {
+        const expected = wireType(f.type);
+        if (f.repeated && wire === BYTES && expected !== BYTES) {
+          // A packed repeated scalar.
+          const packedEnd = r.uint32() + r.pos;
+          while (r.pos < packedEnd) values.push(this.readScalar(f.type, r));
+          continue;
+        }
+        if (wire !== expected) throw wrongWireType(wire, f);
+        const value = this.readScalar(f.type, r);
+        if (f.repeated) values.push(value);
+        else values[0] = value;
       } else {
-        if (wire !== wireType(f.type)) throw wrongWireType(wire, f);
-        const value = isScalar(f.type) ? this.readScalar(f.type, r) : this.readMessage(f.type, r, r.uint32(), fieldPath);
+        if (wire !== BYTES) throw wrongWireType(wire, f);
+        const value = this.readMessage(f.type, r, r.uint32());
         if (f.repeated) values.push(value);
         else values[0] = value;
       }
@@ -312,7 +363,7 @@ export class ProtobufCodec {
     return present;
   }
 
-  private readMapEntry(f: FieldSpec, r: Reader, path: string): [string, unknown] {
+  private readMapEntry(f: FieldSpec, r: Reader): [string, unknown] {
     const end = r.uint32() + r.pos;
     if (end > r.len) throw new ProtobufError('unexpected EOF');
     let key: unknown = zeroScalar(f.mapKey!);
@@ -320,10 +371,10 @@ export class ProtobufCodec {
     while (r.pos < end) {
       const tag = r.uint32();
       if (tag >>> 3 === 1) key = this.readScalar(f.mapKey!, r);
-      else if (tag >>> 3 === 2) value = isScalar(f.type) ? this.readScalar(f.type, r) : this.readMessage(f.type, r, r.uint32(), `${path}.${String(key)}`);
+      else if (tag >>> 3 === 2) value = f.scalar ? this.readScalar(f.type, r) : this.readMessage(f.type, r, r.uint32());
       else this.skip(r, tag);
     }
-    if (value === undefined) value = isScalar(f.type) ? (f.type === 'bytes' ? '' : zeroScalar(f.type)) : this.zeroMessage(f.type);
+    if (value === undefined) value = f.scalar ? zeroScalar(f.type) : this.zeroMessage(f.type);
     return [String(key), value];
   }
 
@@ -371,13 +422,15 @@ export class ProtobufCodec {
   }
 
   /** The Go-JSON rendering of a decoded message, its inline fields merged into `into`. */
-  private render(spec: MessageSpec, present: Map<number, unknown[]>, into: JsonObject): JsonObject {
-    for (const f of spec.fields) {
-      const values = present.get(f.number);
+  private render(spec: MessageSpec, present: readonly (unknown[] | undefined)[], into: JsonObject): JsonObject {
+    const fields = spec.fields;
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
+      const values = present[i];
       if (f.inline) {
         const inner = values?.[0];
         if (inner !== undefined && inner !== null && typeof inner === 'object') Object.assign(into, inner);
-        else this.render(this.spec(f.type), new Map(), into);
+        else this.render(this.spec(f.type), [], into);
         continue;
       }
       const value = this.fieldValue(f, values);
@@ -399,13 +452,13 @@ export class ProtobufCodec {
     }
     if (values === undefined) {
       if (f.pointer) return omit ? undefined : null;
-      if (isScalar(f.type)) return omit ? undefined : f.type === 'bytes' ? null : zeroScalar(f.type);
+      if (f.scalar) return omit ? undefined : f.type === 'bytes' ? null : zeroScalar(f.type);
       const zero = this.zeroMessage(f.type);
       return f.omitzero && isZeroJson(zero) ? undefined : zero;
     }
     const value = values[0];
     if (f.pointer) return value;
-    if (isScalar(f.type)) return omit && (value === '' || value === 0 || value === false) ? undefined : value;
+    if (f.scalar) return omit && (value === '' || value === 0 || value === false) ? undefined : value;
     return f.omitzero && isZeroJson(value) ? undefined : value;
   }
 
@@ -425,9 +478,11 @@ export class ProtobufCodec {
         return '0';
     }
     const spec = this.spec(type);
-    return spec.list ? null : this.render(spec, new Map(), {});
+    return spec.list ? null : this.render(spec, [], {});
   }
 }
+
+const EMPTY = new Uint8Array(0);
 
 function zeroScalar(type: string): unknown {
   if (type === 'string' || type === 'bytes') return '';

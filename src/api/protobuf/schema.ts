@@ -11,6 +11,10 @@ export interface FieldSpec {
   /** The JSON name (the protobuf name where the field has none, e.g. RawExtension.raw). */
   readonly json: string;
   readonly number: number;
+  /** Its position in MessageSpec.fields. */
+  readonly index: number;
+  /** Whether `type` is a scalar (else a message full name). */
+  readonly scalar: boolean;
   /** A scalar type name or a message full name; for maps, the value type. */
   readonly type: string;
   /** Only for maps: the key's scalar type. */
@@ -59,12 +63,15 @@ function readData(): RawData {
   }
 }
 
-function toField([json, number, type, flags]: [string, number, string, string]): FieldSpec {
+function toField([json, number, type, flags]: [string, number, string, string], index: number): FieldSpec {
   const map = /^map<([^,]+),(.+)>$/.exec(type);
+  const valueType = map === null ? type : map[2]!;
   return {
     json,
     number,
-    type: map === null ? type : map[2]!,
+    index,
+    scalar: !valueType.includes('.'),
+    type: valueType,
     mapKey: map === null ? undefined : map[1]!,
     repeated: flags.includes('r'),
     pointer: flags.includes('p'),
