@@ -129,6 +129,9 @@ describe('protobuf', { timeout: 240_000 }, () => {
       const p = pb.requests[i]!;
       const j = js.requests[i]!;
       assert.equal(p.contentType, PROTOBUF, `kubectl 1.33 create ${kind}`);
+      // kubectl 1.33 prefers protobuf answers too, and printed (-o json) the object it decoded from ours.
+      assert.match(p.accept, /^application\/vnd\.kubernetes\.protobuf/, `kubectl 1.33 create ${kind} accepts`);
+      assert.deepEqual(p.response, { status: 201, contentType: PROTOBUF }, `answer to create ${kind}`);
       assert.ok(p.body.subarray(0, 4).equals(PROTOBUF_MAGIC), `kubectl 1.33 create ${kind}: the k8s\\0 magic`);
       assert.equal(j.contentType, 'application/json', `kubectl 1.31 create ${kind}`);
       const decoded = decodeObject(p.body);
@@ -196,6 +199,23 @@ describe('protobuf', { timeout: 240_000 }, () => {
     });
     assert.equal(update.status, 200, update.body.toString());
     assert.deepEqual((decodeObject(update.body) as { data: unknown }).data, { mode: 'slow' });
+
+    // DELETE with DeleteOptions in protobuf, as client-go's typed clients send them: a dry run leaves the object.
+    const dryDelete = await client.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/settings`, {
+      body: encodeObject({ apiVersion: 'v1', kind: 'DeleteOptions', dryRun: ['All'], gracePeriodSeconds: 0 }),
+      headers: { 'content-type': PROTOBUF, accept: PROTOBUF },
+    });
+    assert.equal(dryDelete.status, 200, dryDelete.body.toString());
+    assert.equal((await client.request('GET', `/api/v1/namespaces/${ns}/configmaps/settings`)).status, 200);
+    const badDelete = await client.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/settings`, { body: Buffer.from('{"dryRun":["All"]}'), headers: { 'content-type': PROTOBUF } });
+    assert.equal(badDelete.status, 400);
+    assert.match(JSON.parse(badDelete.body.toString('utf8')).message, /^error decoding the request body as protobuf: provided data does not appear to be a protobuf message/);
+    const deleted = await client.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/settings`, {
+      body: encodeObject({ apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: stored.metadata.uid } }),
+      headers: { 'content-type': PROTOBUF, accept: PROTOBUF },
+    });
+    assert.equal(deleted.status, 200, deleted.body.toString());
+    assert.equal((await client.request('GET', `/api/v1/namespaces/${ns}/configmaps/settings`)).status, 404);
   });
 
   it('a watch in protobuf streams length-framed WatchEvents', async () => {

@@ -101,7 +101,10 @@ export interface RecordedRequest {
   readonly method: string;
   readonly path: string;
   readonly contentType: string;
+  readonly accept: string;
   readonly body: Buffer;
+  /** Filled in when the server's answer arrives. */
+  response?: { status: number; contentType: string };
 }
 
 /**
@@ -124,11 +127,14 @@ export async function startRecordingProxy(serverUrl: string, pkiDir: string, wor
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (req.method === 'POST' || req.method === 'PUT') {
-        requests.push({ method: req.method, path: req.url ?? '', contentType: req.headers['content-type'] ?? '', body });
+      let recorded: RecordedRequest | undefined;
+      if (req.method === 'POST' || req.method === 'PUT' || req.method === 'DELETE') {
+        recorded = { method: req.method, path: req.url ?? '', contentType: req.headers['content-type'] ?? '', accept: req.headers.accept ?? '', body };
+        requests.push(recorded);
       }
       const headers: IncomingHttpHeaders = { ...req.headers, host: target.host };
       const upstream = httpsRequest({ ...tls, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
+        if (recorded !== undefined) recorded.response = { status: answer.statusCode ?? 0, contentType: answer.headers['content-type'] ?? '' };
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       });
