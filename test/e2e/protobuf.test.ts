@@ -187,6 +187,7 @@ describe('protobuf', { timeout: 240_000 }, () => {
 
     const partial = await client.request('GET', `/api/v1/namespaces/${ns}/configmaps`, { headers: { accept: `${PROTOBUF};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` } });
     assert.equal(partial.status, 200);
+    assert.equal(partial.headers['content-type'], PROTOBUF, 'the bare media type, as upstream');
     const partialList = decodeObject(partial.body) as { kind: string; apiVersion: string; items: { kind?: string; metadata: { name: string } }[] };
     assert.equal(partialList.kind, 'PartialObjectMetadataList');
     assert.equal(partialList.apiVersion, 'meta.k8s.io/v1');

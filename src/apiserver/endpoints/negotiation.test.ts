@@ -16,9 +16,9 @@ describe('negotiation', () => {
 
   it('serves PartialObjectMetadata in protobuf but a Table only in JSON or YAML, as upstream', () => {
     const partial = negotiateOutput(`${PROTOBUF};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1`, { transforms: true });
-    assert.deepEqual([partial.encoding, partial.shape], ['protobuf', 'PartialObjectMetadata']);
+    assert.deepEqual([partial.encoding, partial.shape, partial.contentType], ['protobuf', 'PartialObjectMetadata', PROTOBUF]);
     const table = negotiateOutput(`${PROTOBUF};as=Table;g=meta.k8s.io;v=v1, application/json;as=Table;g=meta.k8s.io;v=v1`, { transforms: true });
-    assert.deepEqual([table.encoding, table.shape], ['json', 'Table']);
+    assert.deepEqual([table.encoding, table.shape, table.contentType], ['json', 'Table', 'application/json']);
     assert.throws(
       () => negotiateOutput(`${PROTOBUF};as=Table;g=meta.k8s.io;v=v1`, { transforms: true }),
       (e: unknown) => e instanceof StatusError && e.code === 406 && e.status.message === `only the following media types are accepted: application/json, application/yaml, ${PROTOBUF}`,

@@ -53,7 +53,9 @@ function encodingOf(subtype: string): OutputFormat['encoding'] {
  * The format of a response, in the order the client lists its choices.
  * `as=Table` and `as=PartialObjectMetadata(List)` are honoured where `transforms` allows them:
  * as upstream's AllowsMediaTypeTransform, a Table only in JSON or YAML (Table has no
- * protobuf message), PartialObjectMetadata in any of the three.
+ * protobuf message), PartialObjectMetadata in any of the three. The Content-Type
+ * is the bare media type even then: upstream's transformResponseObject writes
+ * serializer.MediaType (listGVKInContentType false).
  */
 export function negotiateOutput(accept: string | undefined, options: { transforms: boolean }): OutputFormat {
   const ranges = parseMediaRanges(accept);
@@ -65,10 +67,10 @@ export function negotiateOutput(accept: string | undefined, options: { transform
       const v = r.params.get('v');
       if (r.type !== 'application' || (r.subtype !== 'json' && r.subtype !== 'yaml' && r.subtype !== PROTOBUF_SUBTYPE)) continue;
       if (as === 'Table' && (v === 'v1' || v === 'v1beta1') && r.subtype !== PROTOBUF_SUBTYPE) {
-        return { encoding: encodingOf(r.subtype), shape: 'Table', contentType: `application/${r.subtype};as=Table;v=${v};g=meta.k8s.io` };
+        return { encoding: encodingOf(r.subtype), shape: 'Table', contentType: `application/${r.subtype}` };
       }
       if ((as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') && (v === 'v1' || v === 'v1beta1')) {
-        return { encoding: encodingOf(r.subtype), shape: 'PartialObjectMetadata', contentType: `application/${r.subtype};as=${as};v=${v};g=meta.k8s.io` };
+        return { encoding: encodingOf(r.subtype), shape: 'PartialObjectMetadata', contentType: `application/${r.subtype}` };
       }
       continue;
     }

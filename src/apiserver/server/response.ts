@@ -7,7 +7,7 @@
  * stack trace ever reaches the client.
  */
 import { stringify as toYaml } from 'yaml';
-import { encodeObject } from '../../api/protobuf/envelope.js';
+import { encodeObject, hasProtobufEncoding } from '../../api/protobuf/envelope.js';
 import { internalError, StatusError, type Status } from '../../machinery/status.js';
 import { negotiateOutput } from '../endpoints/negotiation.js';
 import type { RequestContext } from './context.js';
@@ -25,6 +25,12 @@ export function encodeBody(value: unknown, encoding: Encoding): string | Buffer 
   return encoding.encoding === 'yaml' ? toYaml(value) : JSON.stringify(value);
 }
 
+function canEncodeProtobuf(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { apiVersion, kind } = value as { apiVersion?: unknown; kind?: unknown };
+  return typeof apiVersion === 'string' && typeof kind === 'string' && hasProtobufEncoding(apiVersion, kind);
+}
+
 /** The encoding of an error answer: what Accept negotiates without transforms, else JSON. */
 export function errorEncoding(ctx: RequestContext): Encoding {
   try {
@@ -36,6 +42,9 @@ export function errorEncoding(ctx: RequestContext): Encoding {
 }
 
 export function writeObject(ctx: RequestContext, code: number, value: unknown, encoding: Encoding = JSON_ENCODING): void {
+  // A kind upstream has no protobuf for (a custom resource) is answered in JSON,
+  // the type protobuf-speaking clients list next.
+  if (encoding.encoding === 'protobuf' && !canEncodeProtobuf(value)) encoding = JSON_ENCODING;
   const body = encodeBody(value, encoding);
   const res = ctx.res;
   if (res.headersSent) return;
