@@ -84,10 +84,24 @@ function parseProto(text) {
 }
 const SCALARS = new Set(['string', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'bool', 'bytes', 'double', 'float', 'fixed32', 'fixed64']);
 
-/** Parse the Go structs of a package: per struct, fields with their json and protobuf tags. */
+/** Proto package of a Go import path: k8s.io/api/core/v1 → k8s.io.api.core.v1. */
+const protoPackageOf = (importPath) => importPath.replaceAll('/', '.');
+
+/**
+ * Parse the Go structs of a package: per struct, fields with their json and
+ * protobuf tags; and defined types over another package's struct
+ * (`type MatchCondition v1.MatchCondition`), which share its JSON.
+ */
 function parseGoStructs(sources) {
   const structs = new Map();
+  structs.aliases = new Map();
   for (const text of sources) {
+    const imports = new Map();
+    for (const m of text.matchAll(/^\s*(\w+)?\s*"(k8s\.io\/[^"]+)"$/gm)) imports.set(m[1] ?? m[2].split('/').pop(), m[2]);
+    for (const m of text.matchAll(/^type (\w+) (\w+)\.(\w+)$/gm)) {
+      const importPath = imports.get(m[2]);
+      if (importPath !== undefined) structs.aliases.set(m[1], `${protoPackageOf(importPath)}.${m[3]}`);
+    }
     const re = /^type (\w+) struct \{\n([\s\S]*?)^\}/gm;
     for (let m; (m = re.exec(text)); ) {
       const fields = [];
@@ -132,6 +146,10 @@ function collect(repository, dirs, all) {
     for (const [name, protoFields] of proto.messages) {
       const full = `${proto.pkg}.${name}`;
       const goFields = structs.get(name);
+      const alias = structs.aliases.get(name);
+      if (goFields === undefined && alias !== undefined) {
+        all.aliases.set(full, alias);
+      } else if (goFields === undefined) all.noStruct.push(full);
       const out = [];
       const seen = new Set();
       if (goFields !== undefined) {
@@ -168,10 +186,19 @@ function collect(repository, dirs, all) {
 
 const api = repo(apiDir);
 const machinery = repo(machineryDir);
-const all = { packages: {}, lists: [], messages: {}, unmatched: [] };
+const all = { packages: {}, lists: [], messages: {}, unmatched: [], noStruct: [], aliases: new Map() };
 const apiDirs = [...new Set(api.files.filter((f) => f.endsWith('/generated.proto')).map(dirname))].sort();
 collect(api, apiDirs, all);
 collect(machinery, MACHINERY_PACKAGES, all);
+
+// A defined type over another package's struct takes that struct's JSON facts, field by field.
+for (const [full, target] of all.aliases) {
+  const facts = new Map((all.messages[target] ?? []).map((f) => [f[1], f]));
+  all.messages[full] = all.messages[full].map((f) => {
+    const t = facts.get(f[1]);
+    return t === undefined ? f : [t[0], f[1], f[2], t[3]];
+  });
+}
 
 const sortedMessages = Object.fromEntries(Object.entries(all.messages).sort(([a], [b]) => a.localeCompare(b)));
 const output = {
@@ -186,5 +213,6 @@ const lines = Object.entries(output.messages).map(([k, v]) => `    ${JSON.string
 const text = `{\n  "source": ${JSON.stringify(output.source)},\n  "packages": ${JSON.stringify(output.packages)},\n  "lists": ${JSON.stringify(output.lists)},\n  "messages": {\n${lines.join(',\n')}\n  }\n}\n`;
 writeFileSync(outFile, text);
 console.log(`wrote ${outFile}: ${lines.length} messages from ${Object.keys(output.packages).length} packages`);
+if (all.noStruct.length > 0) console.log(`messages with no Go struct of their name (fields kept under their proto names): ${all.noStruct.join(', ')}`);
 if (all.unmatched.length > 0) console.log(`proto fields with no Go field (kept under their proto names): ${all.unmatched.join(', ')}`);
 if (!existsSync(outFile)) process.exit(1);
