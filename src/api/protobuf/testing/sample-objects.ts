@@ -38,11 +38,13 @@ const podSpec = (): Obj => ({
       name: 'web',
       image: 'registry.example/web:1.2.3',
       args: ['--port=8080'],
+      envFrom: [{ prefix: 'CFG_', configMapRef: { name: 'web-config' } }],
       ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
       env: [
         { name: 'MODE', value: 'production' },
         { name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
         { name: 'EMPTY' },
+        { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password', optional: false } } },
       ],
       resources: { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '100m', memory: '64Mi' } },
       volumeMounts: [{ name: 'config', mountPath: '/etc/web', readOnly: true }],
