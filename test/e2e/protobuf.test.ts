@@ -225,7 +225,9 @@ describe('protobuf', { timeout: 240_000 }, () => {
     const list = await client.request('GET', `/api/v1/namespaces/${ns}/secrets`, { headers: { accept: PROTOBUF } });
     const rv = (decodeObject(list.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
     const watch = await client.watch(`/api/v1/namespaces/${ns}/secrets?watch=true&resourceVersion=${rv}`);
+    const metadataWatch = await client.watch(`/api/v1/namespaces/${ns}/secrets?watch=true&resourceVersion=${rv}`, `${PROTOBUF};as=PartialObjectMetadata;g=meta.k8s.io;v=v1`);
     assert.equal(watch.status, 200);
+    assert.equal(metadataWatch.contentType, 'application/vnd.kubernetes.protobuf;stream=watch');
     assert.equal(watch.contentType, 'application/vnd.kubernetes.protobuf;stream=watch');
     const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'token', namespace: ns }, data: { key: Buffer.from('value').toString('base64') }, type: 'Opaque' };
     const created = await client.request('POST', `/api/v1/namespaces/${ns}/secrets`, { body: encodeObject(secret), headers: { 'content-type': PROTOBUF, accept: PROTOBUF } });
@@ -238,6 +240,13 @@ describe('protobuf', { timeout: 240_000 }, () => {
     assert.deepEqual(events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
     assert.deepEqual(events.map((e) => (e.object.data as { key: string }).key), ['dmFsdWU=', 'b3RoZXI=', 'b3RoZXI=']);
     assert.equal(events[0]!.object.kind, 'Secret');
+    const metadataEvents = await metadataWatch.next(3);
+    metadataWatch.close();
+    assert.deepEqual(metadataEvents.map((e) => [e.type, e.object.kind, (e.object.metadata as { name: string }).name, 'data' in e.object]), [
+      ['ADDED', 'PartialObjectMetadata', 'token', false],
+      ['MODIFIED', 'PartialObjectMetadata', 'token', false],
+      ['DELETED', 'PartialObjectMetadata', 'token', false],
+    ]);
   });
 
   it('errors are protobuf Status objects when the client accepts protobuf', async () => {
@@ -261,6 +270,10 @@ describe('protobuf', { timeout: 240_000 }, () => {
       JSON.parse(garbage.body.toString('utf8')).message,
       'the object provided is unrecognized (must be of type ConfigMap): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (6e6f742070726f746f627566)',
     );
+
+    const empty = await client.request('POST', '/api/v1/namespaces/default/configmaps', { body: Buffer.alloc(0), headers: { 'content-type': PROTOBUF } });
+    assert.equal(empty.status, 400);
+    assert.equal(JSON.parse(empty.body.toString('utf8')).message, 'the object provided is unrecognized (must be of type ConfigMap): empty data (<empty>)');
 
     const wrongKind = await client.request('POST', '/api/v1/namespaces/default/configmaps', {
       body: encodeObject({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } }),

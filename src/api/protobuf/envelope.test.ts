@@ -36,6 +36,7 @@ describe('protobuf envelope', () => {
 
   it('rejects bodies that are not enveloped protobuf with upstream texts', () => {
     assert.throws(() => openEnvelope(Buffer.alloc(0)), (e: unknown) => e instanceof ProtobufError && e.message === 'empty data');
+    assert.throws(() => openEnvelope(PROTOBUF_MAGIC), /^ProtobufError: empty body$/);
     assert.throws(() => openEnvelope(Buffer.from('{"kind":"Pod"}')), /provided data does not appear to be a protobuf message, expected prefix \[107 56 115 0\]/);
     assert.throws(() => openEnvelope(Buffer.concat([PROTOBUF_MAGIC, Buffer.from([0x12, 0x09, 0x01])])), /unexpected EOF/);
     assert.throws(() => decodeObject(Buffer.concat([PROTOBUF_MAGIC, Buffer.from([0x0a, 0x0a, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x04, 0x4e, 0x6f, 0x70, 0x65])])), /no kind "Nope" is registered for version "v1"/);

@@ -74,12 +74,13 @@ export function encodeObject(object: unknown, codec: ProtobufCodec = protobufCod
   return Buffer.concat([PROTOBUF_MAGIC, unknown]);
 }
 
-/** Open an envelope; errors carry upstream's texts ("empty data", "provided data does not appear…"). */
+/** Open an envelope; errors carry upstream's texts ("empty data", "provided data does not appear…", "empty body"). */
 export function openEnvelope(data: Uint8Array): Envelope {
   if (data.length === 0) throw new ProtobufError('empty data');
   if (data.length < PROTOBUF_MAGIC.length || !PROTOBUF_MAGIC.equals(data.subarray(0, PROTOBUF_MAGIC.length))) {
     throw new ProtobufError(`provided data does not appear to be a protobuf message, expected prefix [${[...PROTOBUF_MAGIC].join(' ')}]`);
   }
+  if (data.length === PROTOBUF_MAGIC.length) throw new ProtobufError('empty body');
   const r = protobuf.Reader.create(data.subarray(PROTOBUF_MAGIC.length));
   let apiVersion = '';
   let kind = '';

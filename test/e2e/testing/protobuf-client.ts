@@ -44,9 +44,9 @@ export class RawApiClient {
   }
 
   /** A protobuf watch: events arrive in `events`; `next(n)` waits until there are n of them. */
-  watch(path: string): Promise<ProtobufWatch> {
+  watch(path: string, accept = 'application/vnd.kubernetes.protobuf'): Promise<ProtobufWatch> {
     return new Promise((resolve, reject) => {
-      const stream = this.session.request({ [constants.HTTP2_HEADER_METHOD]: 'GET', [constants.HTTP2_HEADER_PATH]: path, accept: 'application/vnd.kubernetes.protobuf' });
+      const stream = this.session.request({ [constants.HTTP2_HEADER_METHOD]: 'GET', [constants.HTTP2_HEADER_PATH]: path, accept });
       const reader = new WatchFrameReader();
       const events: DecodedWatchEvent[] = [];
       const waiters: { count: number; resolve: () => void }[] = [];
