@@ -2,10 +2,11 @@
  * Our JSON objects ↔ protobuf messages, walking the generated schema with
  * protobufjs's Reader and Writer.
  *
- * Encoding writes what the JSON has: a field absent or null is not written
- * (Go reads an absent field as its zero value, and a pointer as nil); a field
- * present is written even when it is 0, false or "" (proto2 presence), map
- * keys sorted as Go's marshaller sorts them.
+ * Encoding writes the bytes Go's marshaller writes for the same object: fields
+ * in number order; a pointer, slice or map only when the JSON has it (a
+ * pointer set to 0, false or "" is written: proto2 presence); a value field
+ * (a Go non-pointer) always, as its zero value when the JSON leaves it out;
+ * map keys sorted.
  *
  * Decoding gives the JSON upstream would answer after reading the message into
  * its Go struct: fields in struct order; a zero scalar left out when the field
@@ -161,7 +162,7 @@ export class ProtobufCodec {
   }
 
   private writeFields(spec: MessageSpec, object: JsonObject, w: Writer): void {
-    const fields = spec.fields;
+    const fields = spec.encodeOrder;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;
       if (f.inline) {
@@ -171,7 +172,10 @@ export class ProtobufCodec {
         continue;
       }
       const value = object[f.json];
-      if (value === undefined || value === null) continue;
+      if (value === undefined || value === null) {
+        if (!f.pointer && !f.repeated && f.mapKey === undefined) this.writeZero(f, w);
+        continue;
+      }
       try {
         if (f.mapKey !== undefined) this.writeMap(f, value, w);
         else if (f.repeated) {
@@ -182,6 +186,38 @@ export class ProtobufCodec {
         rethrowWithin(e, f.json);
       }
     }
+  }
+
+  /** A value field the JSON leaves out, as Go writes its zero value. */
+  private writeZero(f: FieldSpec, w: Writer): void {
+    if (f.scalar) {
+      // A nil []byte is not written; every other scalar is.
+      if (f.type !== 'bytes') this.writeScalar(f.number, f.type, zeroScalar(f.type), w);
+      return;
+    }
+    switch (f.type) {
+      case TIME:
+      case MICRO_TIME:
+      case RAW_EXTENSION:
+      case FIELDS_V1:
+        // A zero Time marshals to nothing; a nil Raw is not written.
+        w.uint32((f.number << 3) | BYTES).bytes(EMPTY);
+        return;
+      case DURATION:
+        w.uint32((f.number << 3) | BYTES).fork().uint32((1 << 3) | VARINT).int64(0).ldelim();
+        return;
+      case INT_OR_STRING:
+        this.writeValue(f.number, f.type, false, 0, w);
+        return;
+      case QUANTITY:
+        this.writeValue(f.number, f.type, false, '0', w);
+        return;
+    }
+    const spec = this.spec(f.type);
+    if (spec.list) return;
+    w.uint32((f.number << 3) | BYTES).fork();
+    this.writeFields(spec, {}, w);
+    w.ldelim();
   }
 
   private writeRepeated(f: FieldSpec, items: readonly unknown[], w: Writer): void {

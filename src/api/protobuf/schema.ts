@@ -32,6 +32,8 @@ export interface MessageSpec {
   readonly name: string;
   /** In Go struct order, which is the order encoding/json writes them in. */
   readonly fields: readonly FieldSpec[];
+  /** By field number: the order Go's marshaller writes them in. */
+  readonly encodeOrder: readonly FieldSpec[];
   readonly byNumber: ReadonlyMap<number, FieldSpec>;
   /** A wrapper around a Go named slice (`+protobuf.nullable=true`): JSON is a bare array of its items. */
   readonly list: boolean;
@@ -97,7 +99,8 @@ function buildSchema(data: RawData): ProtobufSchema {
         const raw = data.messages[name];
         if (raw === undefined) return undefined;
         const fields = raw.map(toField);
-        spec = { name, fields, byNumber: new Map(fields.map((f) => [f.number, f])), list: lists.has(name) };
+        const encodeOrder = [...fields].sort((a, b) => a.number - b.number);
+        spec = { name, fields, encodeOrder, byNumber: new Map(fields.map((f) => [f.number, f])), list: lists.has(name) };
         cache.set(name, spec);
       }
       return spec;
