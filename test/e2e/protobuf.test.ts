@@ -287,7 +287,7 @@ describe('protobuf', { timeout: 240_000 }, () => {
     assert.equal(cut.status, 400);
     assert.match(JSON.parse(cut.body.toString('utf8')).message, /unexpected EOF/);
 
-    // Protobuf has no strict decoding upstream: fieldValidation=Strict accepts the body; a bad value is still a 400.
+    // Protobuf has no strict decoding upstream: fieldValidation=Strict accepts the body; a bad value is still a 422.
     const strict = await client.request('POST', '/api/v1/namespaces/default/configmaps?fieldValidation=Strict', {
       body: encodeObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'strict' }, data: { a: 'b' } }),
       headers: { 'content-type': PROTOBUF },
@@ -298,7 +298,7 @@ describe('protobuf', { timeout: 240_000 }, () => {
       body: encodeObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bogus' } }),
       headers: { 'content-type': PROTOBUF },
     });
-    assert.equal(bogus.status, 400);
+    assert.equal(bogus.status, 422);
 
     // As upstream, a Table is only served in JSON or YAML.
     const table = await client.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { accept: `${PROTOBUF};as=Table;g=meta.k8s.io;v=v1` } });
