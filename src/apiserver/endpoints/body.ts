@@ -1,9 +1,11 @@
 /**
  * Reading request bodies: at most 3 MiB (upstream's limit; 413 beyond it), then
- * decoded from JSON or YAML into an object. Malformed input is a 400 that says
- * what is wrong; it never reaches storage.
+ * decoded from JSON, YAML or (for options bodies) Kubernetes protobuf into an
+ * object. Malformed input is a 400 that says what is wrong; it never reaches storage.
  */
 import { parse as parseYaml } from 'yaml';
+import { ProtobufError } from '../../api/protobuf/codec.js';
+import { decodeObject, PROTOBUF_MEDIA_TYPE } from '../../api/protobuf/envelope.js';
 import { badRequest, requestEntityTooLarge } from '../../machinery/status.js';
 import type { HttpRequest } from '../server/context.js';
 
@@ -45,4 +47,22 @@ export function decodeDocument(body: Buffer, encoding: 'json' | 'yaml'): unknown
   } catch (e: unknown) {
     throw badRequest(`error decoding the request body as YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
   }
+}
+
+/**
+ * Decode an options body (DeleteOptions) in the encoding its Content-Type
+ * names: protobuf-speaking clients (client-go typed clients) send it as
+ * protobuf, others as JSON or YAML.
+ */
+export function decodeOptionsDocument(body: Buffer, contentType: string | undefined): unknown {
+  const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mime === PROTOBUF_MEDIA_TYPE) {
+    try {
+      return decodeObject(body);
+    } catch (e: unknown) {
+      if (e instanceof ProtobufError) throw badRequest(`error decoding the request body as protobuf: ${e.message}`);
+      throw e;
+    }
+  }
+  return decodeDocument(body, mime.includes('yaml') ? 'yaml' : 'json');
 }

@@ -1,10 +1,13 @@
 /**
  * Turning a request body into the object a write handler stores: decoded from
- * JSON or YAML, of the kind and apiVersion the URL names (filled in when the
+ * JSON, YAML or Kubernetes protobuf, of the kind and
+ * apiVersion the URL names (filled in when the
  * body leaves them out), with a metadata object, and decoded against the
  * kind's schema as upstream's typed decoder does (field-validation.ts):
  * unknown fields dropped, and reported as `?fieldValidation=` asks.
  */
+import { ProtobufError } from '../../api/protobuf/codec.js';
+import { decodeEnvelope, openEnvelope, splitApiVersion, type Envelope } from '../../api/protobuf/envelope.js';
 import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest } from '../../machinery/status.js';
 import type { RequestContext } from '../server/context.js';
@@ -26,6 +29,10 @@ export async function readObject(ctx: RequestContext, expected: ExpectedKind, op
   const encoding = negotiateInput(ctx.req.headers['content-type'], { patch: false });
   const body = await readBody(ctx.req);
   const directive = parseFieldValidationParam(ctx.query, options);
+  if (encoding === 'protobuf') {
+    // As upstream: protobuf has no strict decoding, so fieldValidation has nothing to report.
+    return asKubeObject(decodeProtobufBody(body, expected), expected);
+  }
   const document = decodeStrictDocument(body, encoding === 'yaml' ? 'yaml' : 'json');
   checkTypeMeta(document.value, expected);
   const { value, warnings } = validateObjectFields(document, expected, directive);
@@ -68,4 +75,45 @@ export function asKubeObject(value: unknown, expected: ExpectedKind): KubeObject
     }
   }
   return { ...value, apiVersion: expectedVersion, kind: expected.kind, metadata } as KubeObject;
+}
+
+// ---- protobuf bodies ----
+// Errors are 400s worded as upstream's transformDecodeError words them: before
+// the envelope names a type, "the object provided is unrecognized (must be of
+// type Namespace): <reason> (<the first bytes, in hex>)"; after, "Namespace in
+// version "v1" cannot be handled as a Namespace: <reason>".
+
+/** upstream's summarizeData: the body itself when it looks like JSON, else hex; 30 bytes at most. */
+function summarize(body: Buffer): string {
+  if (body.length === 0) return '<empty>';
+  const head = body.subarray(0, 30);
+  const text = body[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
+  return body.length > 30 ? `${text} ...` : text;
+}
+
+/** A protobuf body as the JSON object upstream would read from it. */
+export function decodeProtobufBody(body: Buffer, expected: ExpectedKind): Record<string, unknown> {
+  let envelope: Envelope;
+  try {
+    envelope = openEnvelope(body);
+  } catch (e: unknown) {
+    if (!(e instanceof ProtobufError)) throw e;
+    throw badRequest(`the object provided is unrecognized (must be of type ${expected.kind}): ${e.message} (${summarize(body)})`);
+  }
+  // An envelope without a type is read as the expected one (upstream's gvkWithDefaults).
+  const expectedVersion = expected.group === '' ? expected.version : `${expected.group}/${expected.version}`;
+  const typed: Envelope = {
+    apiVersion: envelope.apiVersion === '' ? expectedVersion : envelope.apiVersion,
+    kind: envelope.kind === '' ? expected.kind : envelope.kind,
+    raw: envelope.raw,
+  };
+  // The same checks, and messages, as a JSON body's apiVersion and kind get.
+  checkTypeMeta({ apiVersion: typed.apiVersion, kind: typed.kind }, expected);
+  try {
+    return decodeEnvelope(typed);
+  } catch (e: unknown) {
+    if (!(e instanceof ProtobufError)) throw e;
+    const { version } = splitApiVersion(typed.apiVersion);
+    throw badRequest(`${typed.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${e.message}`);
+  }
 }

@@ -8,7 +8,7 @@ import { badRequest, isNotFound } from '../../machinery/status.js';
 import type { DeleteParams } from '../registry/generic/store.js';
 import type { RequestContext } from '../server/context.js';
 import { writeObject } from '../server/response.js';
-import { decodeDocument, readBody } from './body.js';
+import { decodeOptionsDocument, readBody } from './body.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseNonNegativeInt } from './query.js';
 import { selectionPredicate } from './selection.js';
@@ -20,7 +20,7 @@ export async function readDeleteOptions(ctx: RequestContext): Promise<DeletePara
   let body: Record<string, unknown> = {};
   const raw = await readBody(ctx.req);
   if (raw.length > 0 && raw.toString('utf8').trim() !== '') {
-    const decoded = decodeDocument(raw, (ctx.req.headers['content-type'] ?? '').includes('yaml') ? 'yaml' : 'json');
+    const decoded = decodeOptionsDocument(raw, ctx.req.headers['content-type']);
     if (!isPlainObject(decoded)) throw badRequest('the DeleteOptions body must be an object');
     body = decoded;
   }

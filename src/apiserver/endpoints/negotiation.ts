@@ -2,12 +2,13 @@
  * Content negotiation: which media type a response is written in (Accept) and
  * how a request body is read (Content-Type), as upstream negotiates them.
  */
+import { PROTOBUF_MEDIA_TYPE } from '../../api/protobuf/envelope.js';
 import { notAcceptable, unsupportedMediaType } from '../../machinery/status.js';
 
 export type OutputShape = 'object' | 'Table' | 'PartialObjectMetadata';
 
 export interface OutputFormat {
-  readonly encoding: 'json' | 'yaml';
+  readonly encoding: 'json' | 'yaml' | 'protobuf';
   readonly shape: OutputShape;
   /** The Content-Type to answer with. */
   readonly contentType: string;
@@ -39,11 +40,22 @@ export function parseMediaRanges(header: string | undefined): MediaRange[] {
 
 const JSON_OUTPUT: OutputFormat = { encoding: 'json', shape: 'object', contentType: 'application/json' };
 const YAML_OUTPUT: OutputFormat = { encoding: 'yaml', shape: 'object', contentType: 'application/yaml' };
-export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml'];
+const PROTOBUF_OUTPUT: OutputFormat = { encoding: 'protobuf', shape: 'object', contentType: PROTOBUF_MEDIA_TYPE };
+export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_MEDIA_TYPE];
+
+const PROTOBUF_SUBTYPE = 'vnd.kubernetes.protobuf';
+
+function encodingOf(subtype: string): OutputFormat['encoding'] {
+  return subtype === 'yaml' ? 'yaml' : subtype === PROTOBUF_SUBTYPE ? 'protobuf' : 'json';
+}
 
 /**
  * The format of a response, in the order the client lists its choices.
- * `as=Table` and `as=PartialObjectMetadata(List)` are honoured where `transforms` allows them.
+ * `as=Table` and `as=PartialObjectMetadata(List)` are honoured where `transforms` allows them:
+ * as upstream's AllowsMediaTypeTransform, a Table only in JSON or YAML (Table has no
+ * protobuf message), PartialObjectMetadata in any of the three. The Content-Type
+ * is the bare media type even then: upstream's transformResponseObject writes
+ * serializer.MediaType (listGVKInContentType false).
  */
 export function negotiateOutput(accept: string | undefined, options: { transforms: boolean }): OutputFormat {
   const ranges = parseMediaRanges(accept);
@@ -53,25 +65,26 @@ export function negotiateOutput(accept: string | undefined, options: { transform
     if (as !== undefined) {
       if (!options.transforms || r.params.get('g') !== 'meta.k8s.io') continue;
       const v = r.params.get('v');
-      if (r.type !== 'application' || (r.subtype !== 'json' && r.subtype !== 'yaml')) continue;
-      if (as === 'Table' && (v === 'v1' || v === 'v1beta1')) {
-        return { encoding: r.subtype === 'yaml' ? 'yaml' : 'json', shape: 'Table', contentType: `application/${r.subtype};as=Table;v=${v};g=meta.k8s.io` };
+      if (r.type !== 'application' || (r.subtype !== 'json' && r.subtype !== 'yaml' && r.subtype !== PROTOBUF_SUBTYPE)) continue;
+      if (as === 'Table' && (v === 'v1' || v === 'v1beta1') && r.subtype !== PROTOBUF_SUBTYPE) {
+        return { encoding: encodingOf(r.subtype), shape: 'Table', contentType: `application/${r.subtype}` };
       }
       if ((as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') && (v === 'v1' || v === 'v1beta1')) {
-        return { encoding: r.subtype === 'yaml' ? 'yaml' : 'json', shape: 'PartialObjectMetadata', contentType: `application/${r.subtype};as=${as};v=${v};g=meta.k8s.io` };
+        return { encoding: encodingOf(r.subtype), shape: 'PartialObjectMetadata', contentType: `application/${r.subtype}` };
       }
       continue;
     }
     if (r.type === 'application' && r.subtype === 'json') return JSON_OUTPUT;
     if (r.type === 'application' && r.subtype === 'yaml') return YAML_OUTPUT;
+    if (r.type === 'application' && r.subtype === PROTOBUF_SUBTYPE) return PROTOBUF_OUTPUT;
     if ((r.type === '*' && r.subtype === '*') || (r.type === 'application' && r.subtype === '*')) return JSON_OUTPUT;
   }
   throw notAcceptable(SERVED_MEDIA_TYPES);
 }
 
-export type BodyType = 'json' | 'yaml' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
+export type BodyType = 'json' | 'yaml' | 'protobuf' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
 
-const CREATE_TYPES: Record<string, BodyType> = { 'application/json': 'json', 'application/yaml': 'yaml' };
+const CREATE_TYPES: Record<string, BodyType> = { 'application/json': 'json', 'application/yaml': 'yaml', [PROTOBUF_MEDIA_TYPE]: 'protobuf' };
 /** Patch media types in upstream's order (strategic-merge.ts takes the strategic one back for kinds without patch metadata). */
 export const PATCH_TYPES: Readonly<Record<string, BodyType>> = {
   'application/json-patch+json': 'json-patch',

@@ -1,6 +1,8 @@
 /**
  * Watch: a long-lived response streaming one JSON object per change,
- * `{"type":"ADDED|MODIFIED|DELETED|BOOKMARK|ERROR","object":…}`, from any
+ * `{"type":"ADDED|MODIFIED|DELETED|BOOKMARK|ERROR","object":…}` (or, when the
+ * client accepts protobuf, length-prefixed metav1.WatchEvent frames as
+ * application/vnd.kubernetes.protobuf;stream=watch), from any
  * retained resourceVersion, so that nobody polls. With `resourceVersion` unset
  * or "0" the stream starts with the current state as ADDED events; a
  * compacted resourceVersion ends the stream with an ERROR event carrying a
@@ -12,7 +14,8 @@ import { badRequest, expired, internalError, StatusError } from '../../machinery
 import { isStorageError } from '../../storage/errors.js';
 import type { ObjectEvent } from '../registry/generic/object-storage.js';
 import type { RequestContext } from '../server/context.js';
-import { encodeBody, statusBody, writeWarnings } from '../server/response.js';
+import { encodeWatchFrame, PROTOBUF_WATCH_MEDIA_TYPE } from '../../api/protobuf/envelope.js';
+import { statusBody, writeWarnings } from '../server/response.js';
 import { negotiateOutput, type OutputFormat } from './negotiation.js';
 import { parseBool, parseNonNegativeInt } from './query.js';
 import { selectionPredicate } from './selection.js';
@@ -53,7 +56,8 @@ export function newWatchHandler(settings: WatchSettings = DEFAULT_WATCH_SETTINGS
 
     const res = ctx.res;
     writeWarnings(ctx);
-    res.writeHead(200, { 'content-type': format.contentType, 'cache-control': 'no-cache, private' });
+    const contentType = format.encoding === 'protobuf' ? PROTOBUF_WATCH_MEDIA_TYPE : format.contentType;
+    res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache, private' });
     // Send the headers now: a client waits for them before it watches.
     (res as { flushHeaders?: () => void }).flushHeaders?.();
 
@@ -120,7 +124,13 @@ class EventWriter {
     } else if (this.format.shape === 'PartialObjectMetadata' && type !== 'ERROR') {
       shaped = partialObjectMetadata(object);
     }
-    await this.write(`${encodeBody({ type, object: shaped }, { encoding: 'json', contentType: '' })}\n`);
+    await this.write(this.encode(type, shaped));
+  }
+
+  /** One event as the negotiated stream carries it: a JSON line or a protobuf frame. */
+  private encode(type: WatchEventType, object: unknown): string | Buffer {
+    if (this.format.encoding === 'protobuf') return encodeWatchFrame(type, object);
+    return `${JSON.stringify({ type, object })}\n`;
   }
 
   bookmark(revision: number, initialEventsEnd: boolean): Promise<void> {
@@ -140,10 +150,10 @@ class EventWriter {
     } else {
       status = internalError(e);
     }
-    await this.write(`${JSON.stringify({ type: 'ERROR', object: statusBody(status.status) })}\n`);
+    await this.write(this.encode('ERROR', statusBody(status.status)));
   }
 
-  private write(line: string): Promise<void> {
+  private write(line: string | Buffer): Promise<void> {
     const res = this.ctx.res;
     if (res.writableEnded || res.destroyed) return Promise.resolve();
     const ok = (res as unknown as NodeJS.WritableStream).write(line);

@@ -1,25 +1,50 @@
 /**
- * Writing responses: objects in the negotiated encoding, and errors as Status
- * objects whose HTTP status is their code. An error that is not a StatusError
- * is a bug: the client gets a plain 500 Status, the log gets the detail, and no
+ * Writing responses: objects in the negotiated encoding (JSON, YAML or
+ * Kubernetes protobuf), and errors as Status objects whose HTTP status is
+ * their code, in the encoding the client's Accept header negotiates, as
+ * upstream's ErrorNegotiated does. An error that is not a StatusError is a
+ * bug: the client gets a plain 500 Status, the log gets the detail, and no
  * stack trace ever reaches the client.
  */
 import { stringify as toYaml } from 'yaml';
+import { encodeObject, hasProtobufEncoding } from '../../api/protobuf/envelope.js';
 import { internalError, StatusError, type Status } from '../../machinery/status.js';
+import { negotiateOutput } from '../endpoints/negotiation.js';
 import type { RequestContext } from './context.js';
 
 export interface Encoding {
-  readonly encoding: 'json' | 'yaml';
+  readonly encoding: 'json' | 'yaml' | 'protobuf';
   readonly contentType: string;
 }
 
 const JSON_ENCODING: Encoding = { encoding: 'json', contentType: 'application/json' };
 
-export function encodeBody(value: unknown, encoding: Encoding): string {
+/** An object (with apiVersion and kind, for protobuf) in the given encoding. */
+export function encodeBody(value: unknown, encoding: Encoding): string | Buffer {
+  if (encoding.encoding === 'protobuf') return encodeObject(value);
   return encoding.encoding === 'yaml' ? toYaml(value) : JSON.stringify(value);
 }
 
+function canEncodeProtobuf(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { apiVersion, kind } = value as { apiVersion?: unknown; kind?: unknown };
+  return typeof apiVersion === 'string' && typeof kind === 'string' && hasProtobufEncoding(apiVersion, kind);
+}
+
+/** The encoding of an error answer: what Accept negotiates without transforms, else JSON. */
+export function errorEncoding(ctx: RequestContext): Encoding {
+  try {
+    const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
+    return format.encoding === 'protobuf' ? format : JSON_ENCODING;
+  } catch {
+    return JSON_ENCODING;
+  }
+}
+
 export function writeObject(ctx: RequestContext, code: number, value: unknown, encoding: Encoding = JSON_ENCODING): void {
+  // A kind upstream has no protobuf for (a custom resource) is answered in JSON,
+  // the type protobuf-speaking clients list next.
+  if (encoding.encoding === 'protobuf' && !canEncodeProtobuf(value)) encoding = JSON_ENCODING;
   const body = encodeBody(value, encoding);
   const res = ctx.res;
   if (res.headersSent) return;
@@ -60,7 +85,7 @@ export function writeError(ctx: RequestContext, error: unknown, log: ErrorLogger
   if (status.status.details?.retryAfterSeconds !== undefined && status.status.details.retryAfterSeconds > 0) {
     ctx.res.setHeader('retry-after', String(status.status.details.retryAfterSeconds));
   }
-  writeObject(ctx, status.code, statusBody(status.status));
+  writeObject(ctx, status.code, statusBody(status.status), errorEncoding(ctx));
 }
 
 /**

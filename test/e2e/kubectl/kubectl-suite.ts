@@ -45,8 +45,6 @@ export function kubectlSuite(version: KubectlVersion): void {
   describe(`kubectl ${version} against k8ts`, () => {
     let cluster: TestCluster;
     let kubectl: Kubectl;
-    /** The kubectl that sends `create namespace` as JSON: 1.32 and later send protobuf (not served yet). */
-    let namespaceKubectl: Kubectl;
     const processes = new ProcessGroup();
     let manifests = 0;
 
@@ -69,7 +67,6 @@ export function kubectlSuite(version: KubectlVersion): void {
     before(async () => {
       cluster = await startCluster(`kubectl-${version}`);
       kubectl = newKubectl(version, cluster.kubeconfig);
-      namespaceKubectl = version === '1.32' || version === '1.33' ? newKubectl('1.31', cluster.kubeconfig) : kubectl;
     });
     after(async () => {
       await processes.stopAll();
@@ -465,13 +462,13 @@ export function kubectlSuite(version: KubectlVersion): void {
       assertLines(gone.stderr, ['Error from server (NotFound): configmaps "held" not found']);
     });
 
-    it(`create namespace (with kubectl ${version === '1.27' ? '1.27' : '1.31'})`, async () => {
+    it('create namespace (protobuf from kubectl 1.32 and later)', async () => {
       const name = `e2e-ns-${version.replace('.', '-')}`;
-      const created = await namespaceKubectl('create', 'namespace', name);
+      const created = await kubectl('create', 'namespace', name);
       assert.equal(created.code, 0, created.stderr);
       assertLines(created.stdout, [`namespace/${name} created`]);
       assertLines(await ok('get', 'ns', name, '--show-labels'), ['NAME          STATUS   AGE   LABELS', `${name}   Active   <AGE>   kubernetes.io/metadata.name=${name}`]);
-      const again = await namespaceKubectl('create', 'namespace', name);
+      const again = await kubectl('create', 'namespace', name);
       assert.equal(again.code, 1);
       assertLines(again.stderr, [`Error from server (AlreadyExists): namespaces "${name}" already exists`]);
     });
