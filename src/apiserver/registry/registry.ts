@@ -2,6 +2,8 @@
  * The registry: one store per served resource, built from the scheme and each
  * resource's definition, and the lookup the router uses.
  */
+import { newBuiltinConversions } from '../../api/conversion/builtin.js';
+import type { ConversionRegistry } from '../../api/conversion/conversion-registry.js';
 import type { ResourceInfo, Scheme, SubresourceInfo } from '../../api/scheme.js';
 import type { KubeObject } from '../../machinery/meta.js';
 import { forbidden, isNotFound, notFound } from '../../machinery/status.js';
@@ -35,6 +37,8 @@ export interface RegistryOptions {
   readonly definitions: ReadonlyMap<string, ResourceDefinition>;
   /** Serve lists and watches from a watch cache per resource (default on), as upstream's --watch-cache. */
   readonly watchCache?: false | CacherOptions;
+  /** Kinds served in several versions (default: the built-in ones, api/conversion/builtin.ts). */
+  readonly conversions?: ConversionRegistry;
 }
 
 export class Registry {
@@ -44,19 +48,28 @@ export class Registry {
 
   constructor(options: RegistryOptions) {
     const prefix = options.prefix.replace(/\/+$/, '');
+    const conversions = options.conversions ?? newBuiltinConversions();
+    // Versions of one kind share their storage location, and so one watch cache.
+    const cachersByPrefix = new Map<string, Cacher>();
     for (const info of options.scheme.resources()) {
       const definition = options.definitions.get(definitionKey(info.group, info.kind));
       if (definition === undefined) continue;
-      const keyPrefix = `${prefix}/${definition.storagePath ?? info.resource}`;
+      const codec = conversions.codec(info);
+      const keyPrefix = `${prefix}/${this.storagePath(options, info, definition)}`;
       let storage: ObjectStore = options.storage;
       if (options.watchCache !== false) {
-        const cacher = new Cacher(options.storage, `${keyPrefix}/`, options.watchCache ?? {});
-        this.cachers.push(cacher);
+        let cacher = cachersByPrefix.get(keyPrefix);
+        if (cacher === undefined) {
+          cacher = new Cacher(options.storage, `${keyPrefix}/`, options.watchCache ?? {});
+          cachersByPrefix.set(keyPrefix, cacher);
+          this.cachers.push(cacher);
+        }
         if (info.group === '' && info.resource === 'namespaces') this.namespaceCache = cacher;
         storage = cacher;
       }
       const config = {
         resource: info,
+        ...(codec !== undefined ? { codec } : {}),
         strategy: definition.strategy,
         storage,
         keyPrefix,
@@ -101,6 +114,15 @@ export class Registry {
         `unable to create new content in namespace ${namespace} because it is being terminated`,
       );
     }
+  }
+
+  /** Where a resource's objects live: its storage version's path when it is stored as another version. */
+  private storagePath(options: RegistryOptions, info: ResourceInfo, definition: ResourceDefinition): string {
+    const sv = info.storageVersion;
+    if (sv === undefined) return definition.storagePath ?? info.resource;
+    const stored = options.scheme.kind(sv.group, sv.version, sv.kind);
+    if (stored === undefined) throw new Error(`${info.group}/${info.version} ${info.resource}: storage version ${sv.group}/${sv.version} ${sv.kind} is not served`);
+    return options.definitions.get(definitionKey(stored.group, stored.kind))?.storagePath ?? stored.resource;
   }
 
   /** Stop every watch cache (on shutdown). */

@@ -1,0 +1,23 @@
+/**
+ * core/v1 Event ↔ the internal Event: the same fields, in upstream's wire
+ * order, with `reportingComponent` being the internal `reportingController`.
+ */
+import { renamedFieldsConversion } from '../../conversion/renamed-fields.js';
+
+export const coreV1EventConversion = renamedFieldsConversion({ group: '', version: 'v1', kind: 'Event' }, [
+  'metadata',
+  'involvedObject',
+  'reason',
+  'message',
+  'source',
+  'firstTimestamp',
+  'lastTimestamp',
+  'count',
+  'type',
+  'eventTime',
+  'series',
+  'action',
+  'related',
+  ['reportingComponent', 'reportingController'],
+  'reportingInstance',
+]);
