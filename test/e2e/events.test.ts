@@ -124,6 +124,17 @@ describe('Events in core/v1 and events.k8s.io/v1', () => {
     assert.equal(changed.message, 'Event.events.k8s.io "new-1" is invalid: message: Invalid value: "other": field is immutable');
   });
 
+  it('decodes an events.k8s.io/v1 body against its own schema: a core/v1 field is unknown there', async () => {
+    const body = JSON.stringify({ ...newEvent('strict-1'), message: 'core/v1 name' });
+    const strict = await json(api.request('POST', `${EVENTS}?fieldValidation=Strict`, { body }), 400);
+    assert.equal(strict.message, 'Event in version "v1" cannot be handled as a Event: strict decoding error: unknown field "message"');
+    const warned = await api.request('POST', EVENTS, { body });
+    assert.equal(warned.status, 201, warned.text);
+    assert.equal(warned.headers.warning, '299 - "unknown field \\"message\\""');
+    assert.equal(warned.json().note, 'Scaled up to 3 replicas');
+    await json(api.request('DELETE', `${EVENTS}/strict-1`), 200);
+  });
+
   it('creates on PUT and accepts updates without resourceVersion, in both versions', async () => {
     const created = await api.request('PUT', `${CORE}/put-1`, { body: JSON.stringify(coreEvent('put-1')) });
     assert.equal(created.status, 201, created.text);
@@ -250,6 +261,9 @@ describe('Events in core/v1 and events.k8s.io/v1', () => {
       assert.match(events[0]!, header);
       assert.ok(events.some((l) => /\sNormal\s+ScalingUp\s+Deployment\/web\s+Scaled up to 3 replicas$/.test(l)), events.join('\n'));
       assert.ok(events.some((l) => /\sNormal\s+Pulled\s+Pod\/web-1\s+Container image "nginx" already present on machine$/.test(l)), events.join('\n'));
+      const resources = (await kubectl.ok('api-resources')).split('\n');
+      assert.ok(resources.some((l) => /^events +ev +v1 +true +Event$/.test(l)), resources.join('\n'));
+      assert.ok(resources.some((l) => /^events +ev +events\.k8s\.io\/v1 +true +Event$/.test(l)), resources.join('\n'));
       const forPod = (await kubectl.ok('events', '--for', 'pod/web-1')).trimEnd().split('\n');
       assert.deepEqual(forPod.slice(1).map((l) => /\s(\S+)\s+Pod\/web-1\s/.exec(l)?.[1]), ['Pulled', 'Pulled']);
     });

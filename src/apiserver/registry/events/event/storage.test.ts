@@ -151,5 +151,30 @@ for (const watchCache of [false, true]) {
       assert.equal(read.note, 'synced the deployment');
       assert.equal(read.reportingController, 'example.com/controller');
     });
+
+    it('answers dry runs in the served version and stores nothing', async () => {
+      const { backing, core, events } = await setup(watchCache);
+      const dry = await events.create('default', newEvent('dry'), { dryRun: true });
+      assert.equal(dry.apiVersion, 'events.k8s.io/v1');
+      assert.equal(dry.note, 'synced the deployment');
+      assert.equal(await backing.get('/registry/events/default/dry'), undefined);
+      const dryPut = await events.update('default', 'dry', () => newEvent('dry'), { dryRun: true });
+      assert.equal(dryPut.object.apiVersion, 'events.k8s.io/v1');
+      assert.equal(dryPut.object.reportingController, 'example.com/controller');
+      await core.create('default', coreEvent('e'));
+      const dryUpdate = await core.update('default', 'e', (current) => ({ ...current!, count: 9 }), { dryRun: true });
+      assert.equal(dryUpdate.object.apiVersion, 'v1');
+      assert.equal(dryUpdate.object.count, 9);
+      assert.equal((await events.get('default', 'e')).deprecatedCount, 2);
+    });
+
+    it('creates on PUT through events.k8s.io/v1, stored as core/v1', async () => {
+      const { backing, events } = await setup(watchCache);
+      const { object, created } = await events.update('default', 'put', () => newEvent('put'));
+      assert.equal(created, true);
+      assert.equal(object.apiVersion, 'events.k8s.io/v1');
+      const raw = await backing.get('/registry/events/default/put');
+      assert.equal((JSON.parse(Buffer.from(raw!.value).toString('utf8')) as { message: string }).message, 'synced the deployment');
+    });
   });
 }
