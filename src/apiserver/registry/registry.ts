@@ -3,7 +3,8 @@
  * resource's definition, and the lookup the router uses.
  */
 import { newBuiltinConversions } from '../../api/conversion/builtin.js';
-import type { ConversionRegistry } from '../../api/conversion/conversion-registry.js';
+import type { ConversionRegistry, VersionCodec } from '../../api/conversion/conversion-registry.js';
+import { gvkKey } from '../../api/conversion/kind-conversion.js';
 import type { ResourceInfo, Scheme, SubresourceInfo } from '../../api/scheme.js';
 import type { KubeObject } from '../../machinery/meta.js';
 import { forbidden, isNotFound, notFound } from '../../machinery/status.js';
@@ -55,7 +56,7 @@ export class Registry {
       const definition = options.definitions.get(definitionKey(info.group, info.kind));
       if (definition === undefined) continue;
       const codec = conversions.codec(info);
-      const keyPrefix = `${prefix}/${this.storagePath(options, info, definition)}`;
+      const keyPrefix = `${prefix}/${this.storagePath(options, info, definition, codec)}`;
       let storage: ObjectStore = options.storage;
       if (options.watchCache !== false) {
         let cacher = cachersByPrefix.get(keyPrefix);
@@ -116,12 +117,23 @@ export class Registry {
     }
   }
 
-  /** Where a resource's objects live: its storage version's path when it is stored as another version. */
-  private storagePath(options: RegistryOptions, info: ResourceInfo, definition: ResourceDefinition): string {
-    const sv = info.storageVersion;
-    if (sv === undefined) return definition.storagePath ?? info.resource;
+  /**
+   * Where a resource's objects live: under its own path, or under its storage
+   * version's when its conversions store it as another resource's version.
+   * Discovery (ResourceInfo.storageVersion) and the conversions must agree.
+   */
+  private storagePath(options: RegistryOptions, info: ResourceInfo, definition: ResourceDefinition, codec: VersionCodec | undefined): string {
+    const sv = codec?.storage;
+    const elsewhere = sv !== undefined && gvkKey(sv) !== gvkKey(info);
+    const declared = info.storageVersion;
+    if (elsewhere !== (declared !== undefined) || (elsewhere && gvkKey(sv) !== gvkKey(declared!))) {
+      throw new Error(
+        `${gvkKey(info)}: the scheme says it is stored as ${declared === undefined ? 'itself' : gvkKey(declared)}, its conversions as ${sv === undefined || !elsewhere ? 'itself' : gvkKey(sv)}`,
+      );
+    }
+    if (!elsewhere) return definition.storagePath ?? info.resource;
     const stored = options.scheme.kind(sv.group, sv.version, sv.kind);
-    if (stored === undefined) throw new Error(`${info.group}/${info.version} ${info.resource}: storage version ${sv.group}/${sv.version} ${sv.kind} is not served`);
+    if (stored === undefined) throw new Error(`${gvkKey(info)}: its storage version ${gvkKey(sv)} is not served`);
     return options.definitions.get(definitionKey(stored.group, stored.kind))?.storagePath ?? stored.resource;
   }
 
