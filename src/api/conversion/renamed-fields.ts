@@ -4,6 +4,14 @@
  * version's fields are listed in its wire order (upstream's Go struct order),
  * each with its internal name when it differs; encoded objects come out in that
  * order, and fields the list does not name are carried through unchanged.
+ *
+ * Go writes some fields even when they are empty (a struct without
+ * `omitempty`-able zero, a string without `omitempty`): `alwaysWritten` gives
+ * them with the value Go writes (`null` for a zero time, `{}`, `""`), so that
+ * an encoded object reads as upstream's would. Decoding drops them again (to
+ * Go, an empty field and an absent one are the same), so that the empty
+ * fields of one version never show up as empty fields of another. Conversions
+ * stay lossless: they only ever add such zero values.
  */
 import type { GroupVersionKind } from '../scheme.js';
 import { withTypeMeta, type InternalObject, type VersionConversion } from './kind-conversion.js';
@@ -11,7 +19,11 @@ import { withTypeMeta, type InternalObject, type VersionConversion } from './kin
 /** A field of the version: its name, or [its name, the internal name]. */
 export type FieldName = string | readonly [versionName: string, internalName: string];
 
-export function renamedFieldsConversion(gvk: GroupVersionKind, fields: readonly FieldName[]): VersionConversion {
+export function renamedFieldsConversion(
+  gvk: GroupVersionKind,
+  fields: readonly FieldName[],
+  alwaysWritten: Readonly<Record<string, null | '' | Record<string, never>>> = {},
+): VersionConversion {
   const pairs = fields.map((f): readonly [string, string] => (typeof f === 'string' ? [f, f] : f));
   const toInternalName = new Map(pairs);
   const toVersionName = new Map(pairs.map(([v, i]) => [i, v]));
@@ -24,7 +36,10 @@ export function renamedFieldsConversion(gvk: GroupVersionKind, fields: readonly 
     toInternal(object) {
       const out: Record<string, unknown> = {};
       for (const [versionName, internalName] of pairs) {
-        if (Object.hasOwn(object, versionName)) out[internalName] = object[versionName];
+        if (!Object.hasOwn(object, versionName)) continue;
+        const value = object[versionName];
+        if (Object.hasOwn(alwaysWritten, versionName) && isEmpty(value)) continue;
+        out[internalName] = value;
       }
       for (const [key, value] of Object.entries(object)) {
         if (key === 'apiVersion' || key === 'kind' || versionNames.has(key) || internalNames.has(key)) continue;
@@ -36,6 +51,7 @@ export function renamedFieldsConversion(gvk: GroupVersionKind, fields: readonly 
       const out: Record<string, unknown> = {};
       for (const [versionName, internalName] of pairs) {
         if (Object.hasOwn(internal, internalName)) out[versionName] = internal[internalName];
+        else if (Object.hasOwn(alwaysWritten, versionName)) out[versionName] = structuredClone(alwaysWritten[versionName]);
       }
       for (const [key, value] of Object.entries(internal)) {
         if (key === 'apiVersion' || key === 'kind' || toVersionName.has(key) || toInternalName.has(key)) continue;
@@ -44,4 +60,9 @@ export function renamedFieldsConversion(gvk: GroupVersionKind, fields: readonly 
       return withTypeMeta(gvk, out);
     },
   };
+}
+
+/** The empty values Go writes for fields it always writes: null, "" and {}. */
+function isEmpty(value: unknown): boolean {
+  return value === null || value === '' || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0);
 }

@@ -1,6 +1,8 @@
 /**
  * core/v1 Event ↔ the internal Event: the same fields, in upstream's wire
  * order, with `reportingComponent` being the internal `reportingController`.
+ * Go always writes involvedObject, source, the three times (null when unset)
+ * and the two reporting strings, and so do we.
  */
 import { renamedFieldsConversion } from '../../conversion/renamed-fields.js';
 
@@ -20,4 +22,12 @@ export const coreV1EventConversion = renamedFieldsConversion({ group: '', versio
   'related',
   ['reportingComponent', 'reportingController'],
   'reportingInstance',
-]);
+], {
+  involvedObject: {},
+  source: {},
+  firstTimestamp: null,
+  lastTimestamp: null,
+  eventTime: null,
+  reportingComponent: '',
+  reportingInstance: '',
+});

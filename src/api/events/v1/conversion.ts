@@ -3,7 +3,8 @@
  * pkg/apis/events/v1 conversion): `regarding` is `involvedObject`, `note` is
  * `message`, and the old core/v1 fields live on as `deprecatedSource`,
  * `deprecatedFirstTimestamp`, `deprecatedLastTimestamp` and `deprecatedCount`.
- * Fields are listed in upstream's wire order.
+ * Fields are listed in upstream's wire order; Go always writes eventTime
+ * (null when unset), regarding, deprecatedSource and the deprecated times.
  */
 import { renamedFieldsConversion } from '../../conversion/renamed-fields.js';
 
@@ -23,4 +24,10 @@ export const eventsV1EventConversion = renamedFieldsConversion({ group: 'events.
   ['deprecatedFirstTimestamp', 'firstTimestamp'],
   ['deprecatedLastTimestamp', 'lastTimestamp'],
   ['deprecatedCount', 'count'],
-]);
+], {
+  eventTime: null,
+  regarding: {},
+  deprecatedSource: {},
+  deprecatedFirstTimestamp: null,
+  deprecatedLastTimestamp: null,
+});
