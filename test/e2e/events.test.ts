@@ -142,6 +142,16 @@ describe('Events in core/v1 and events.k8s.io/v1', () => {
     assert.equal(updated.count, 4);
     const viaEvents = await json(api.request('GET', `${EVENTS}/put-1`), 200);
     assert.equal(viaEvents.deprecatedCount, 4);
+    // What a GET returns (with the empty fields Go writes) goes back unchanged under strict decoding, in both versions.
+    for (const base of [CORE, EVENTS]) {
+      const current = await json(api.request('GET', `${base}/put-1`), 200);
+      const replaced = await api.request('PUT', `${base}/put-1?fieldValidation=Strict`, { body: JSON.stringify(current) });
+      assert.equal(replaced.status, 200, replaced.text);
+      assert.equal(replaced.headers.warning, undefined);
+    }
+    const asCore = await json(api.request('GET', `${CORE}/put-1`), 200);
+    assert.equal(asCore.eventTime, null);
+    assert.equal(asCore.reportingComponent, '');
     await json(api.request('DELETE', `${EVENTS}/put-1`), 200);
     await json(api.request('GET', `${CORE}/put-1`), 404);
     const missing = await json(api.request('GET', `${EVENTS}/put-1`), 404);
