@@ -3,7 +3,7 @@
  * them (short names, categories, verbs, subresources), so that
  * `kubectl api-resources` lists them as it would for upstream 1.33.
  */
-import { ALL_VERBS, Scheme, type ResourceInfo, type SubresourceInfo, type Verb } from './scheme.js';
+import { ALL_VERBS, Scheme, type GroupVersionKind, type ResourceInfo, type SubresourceInfo, type Verb } from './scheme.js';
 
 interface Spec {
   kind: string;
@@ -13,6 +13,8 @@ interface Spec {
   categories?: string[];
   verbs?: readonly Verb[];
   subresources?: SubresourceInfo[];
+  /** The storage version when it is another one (see ResourceInfo.storageVersion). */
+  storageVersion?: GroupVersionKind;
 }
 
 const NO_DELETECOLLECTION: readonly Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
@@ -40,6 +42,7 @@ function groupVersion(group: string, version: string, specs: Spec[]): ResourceIn
       sub.name === 'status' ? { ...sub, kind: { group, version, kind: s.kind } } : sub,
     ),
     listKind: `${s.kind}List`,
+    ...(s.storageVersion !== undefined ? { storageVersion: s.storageVersion } : {}),
   }));
 }
 
@@ -106,6 +109,10 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
   ]),
   ...groupVersion('coordination.k8s.io', 'v1', [{ kind: 'Lease', resource: 'leases', namespaced: true }]),
   ...groupVersion('discovery.k8s.io', 'v1', [{ kind: 'EndpointSlice', resource: 'endpointslices', namespaced: true }]),
+  // One stored object with core/v1 Events (api/events/event-conversion.ts).
+  ...groupVersion('events.k8s.io', 'v1', [
+    { kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'], storageVersion: { group: '', version: 'v1', kind: 'Event' } },
+  ]),
   ...groupVersion('policy', 'v1', [
     {
       kind: 'PodDisruptionBudget',

@@ -45,6 +45,11 @@ export interface ResourceInfo {
   readonly subresources: readonly SubresourceInfo[];
   /** The List kind: `PodList`. */
   readonly listKind: string;
+  /**
+   * The version objects are stored as, when it is not this one (a kind served
+   * in several versions: events.k8s.io/v1 Events are stored as core/v1 Events).
+   */
+  readonly storageVersion?: GroupVersionKind;
 }
 
 export const groupVersionString = (gv: GroupVersion): string => (gv.group === '' ? gv.version : `${gv.group}/${gv.version}`);

@@ -46,8 +46,14 @@ function resourceEntry(r: ResourceInfo): APIResource {
     verbs: sortedVerbs(r.verbs),
     ...(r.shortNames.length > 0 ? { shortNames: [...r.shortNames] } : {}),
     ...(r.categories.length > 0 ? { categories: [...r.categories] } : {}),
-    ...(isStoredResource(r) ? { storageVersionHash: storageVersionHash(r.group, r.version, r.kind) } : {}),
+    ...(isStoredResource(r) ? { storageVersionHash: hashOfStorageVersion(r) } : {}),
   };
+}
+
+/** The hash of the version the resource is stored as (events.k8s.io/v1 events: core/v1 Event's). */
+function hashOfStorageVersion(r: ResourceInfo): string {
+  const s = r.storageVersion ?? r;
+  return storageVersionHash(s.group, s.version, s.kind);
 }
 
 function subresourceEntry(r: ResourceInfo, sub: SubresourceInfo): APIResource {

@@ -17,6 +17,8 @@ describe('storage type of a key', () => {
     ['/registry/services/specs/default/kubernetes', 'services'],
     ['/registry/services/endpoints/default/kubernetes', 'endpoints'],
     ['/registry/services/endpoints/', 'endpoints'],
+    // events.k8s.io/v1 Events are core/v1 Events in storage.
+    ['/registry/events/default/e', 'events'],
     ['/registry/no-such-thing/x', 'no-such-thing'],
     ['/elsewhere/pods/x', ''],
   ];

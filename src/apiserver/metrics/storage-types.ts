@@ -26,7 +26,8 @@ export function storedResources(scheme: Scheme, definitions: ReadonlyMap<string,
   const stored: StoredResource[] = [];
   for (const info of scheme.resources()) {
     const definition = definitions.get(definitionKey(info.group, info.kind));
-    if (definition === undefined) continue;
+    // A version stored as another resource's version (events.k8s.io events) is that resource in storage.
+    if (definition === undefined || info.storageVersion !== undefined) continue;
     stored.push({ path: definition.storagePath ?? info.resource, group: info.group, resource: info.resource });
   }
   return stored;

@@ -15,7 +15,7 @@ import { cronJobDefinition } from './batch/cronjob/storage.js';
 import { jobDefinition } from './batch/job/storage.js';
 import { configMapTable } from './core/configmap/table.js';
 import { endpointsTable } from './core/endpoints/table.js';
-import { eventTable } from './core/event/table.js';
+import { eventDefinition } from './core/event/storage.js';
 import { limitRangeTable } from './core/limitrange/table.js';
 import { namespaceDefinition } from './core/namespace/storage.js';
 import { nodeDefinition } from './core/node/storage.js';
@@ -26,6 +26,7 @@ import { secretTable } from './core/secret/table.js';
 import { setEndpointsDefaults } from './core/service/endpoints-defaults.js';
 import { serviceDefinition, type ServiceAllocationOptions } from './core/service/storage.js';
 import { serviceAccountTable } from './core/serviceaccount/table.js';
+import { eventsV1EventDefinition } from './events/event/storage.js';
 import { definitionKey } from './registry.js';
 import type { ResourceDefinition } from './definition.js';
 import { baseStrategy, plainStrategy, type Strategy } from './generic/strategy.js';
@@ -41,20 +42,6 @@ function withStatus(validateName: ValidateNameFunc, options: Partial<Strategy> &
   const { storagePath, ...strategy } = options;
   return { strategy: { ...baseStrategy, ...strategy }, validateName, ...(storagePath !== undefined ? { storagePath } : {}) };
 }
-
-const eventFields: Record<string, (o: KubeObject) => string> = {
-  'involvedObject.kind': (o) => str(o, 'involvedObject', 'kind'),
-  'involvedObject.namespace': (o) => str(o, 'involvedObject', 'namespace'),
-  'involvedObject.name': (o) => str(o, 'involvedObject', 'name'),
-  'involvedObject.uid': (o) => str(o, 'involvedObject', 'uid'),
-  'involvedObject.apiVersion': (o) => str(o, 'involvedObject', 'apiVersion'),
-  'involvedObject.resourceVersion': (o) => str(o, 'involvedObject', 'resourceVersion'),
-  'involvedObject.fieldPath': (o) => str(o, 'involvedObject', 'fieldPath'),
-  reason: (o) => str(o, 'reason'),
-  reportingComponent: (o) => str(o, 'reportingComponent'),
-  source: (o) => str(o, 'source', 'component') || str(o, 'reportingComponent'),
-  type: (o) => str(o, 'type'),
-};
 
 /** A string field at a path, or ''. */
 export function str(object: KubeObject, ...path: string[]): string {
@@ -75,7 +62,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
   const defs: [string, string, ResourceDefinition][] = [
     ['', 'ConfigMap', plain(nameIsDNSSubdomain, { table: table(configMapTable) })],
     ['', 'Endpoints', plain(nameIsDNSSubdomain, { storagePath: 'services/endpoints', table: table(endpointsTable), defaults: setEndpointsDefaults })],
-    ['', 'Event', plain(nameIsDNSSubdomain, { selectableFields: eventFields, table: table(eventTable) })],
+    ['', 'Event', eventDefinition],
     ['', 'LimitRange', plain(nameIsDNSSubdomain, { table: table(limitRangeTable) })],
     ['', 'Namespace', namespaceDefinition],
     ['', 'Node', nodeDefinition],
@@ -114,6 +101,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['batch', 'Job', jobDefinition],
     ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain)],
     ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain)],
+    ['events.k8s.io', 'Event', eventsV1EventDefinition],
     ['policy', 'PodDisruptionBudget', withStatus(nameIsDNSSubdomain)],
     ['rbac.authorization.k8s.io', 'ClusterRoleBinding', plain(validateRBACName)],
     ['rbac.authorization.k8s.io', 'ClusterRole', plain(validateRBACName)],

@@ -2,6 +2,9 @@
  * The registry: one store per served resource, built from the scheme and each
  * resource's definition, and the lookup the router uses.
  */
+import { newBuiltinConversions } from '../../api/conversion/builtin.js';
+import type { ConversionRegistry, VersionCodec } from '../../api/conversion/conversion-registry.js';
+import { gvkKey } from '../../api/conversion/kind-conversion.js';
 import type { ResourceInfo, Scheme, SubresourceInfo } from '../../api/scheme.js';
 import type { KubeObject } from '../../machinery/meta.js';
 import { forbidden, isNotFound, notFound } from '../../machinery/status.js';
@@ -35,6 +38,8 @@ export interface RegistryOptions {
   readonly definitions: ReadonlyMap<string, ResourceDefinition>;
   /** Serve lists and watches from a watch cache per resource (default on), as upstream's --watch-cache. */
   readonly watchCache?: false | CacherOptions;
+  /** Kinds served in several versions (default: the built-in ones, api/conversion/builtin.ts). */
+  readonly conversions?: ConversionRegistry;
 }
 
 export class Registry {
@@ -44,19 +49,28 @@ export class Registry {
 
   constructor(options: RegistryOptions) {
     const prefix = options.prefix.replace(/\/+$/, '');
+    const conversions = options.conversions ?? newBuiltinConversions();
+    // Versions of one kind share their storage location, and so one watch cache.
+    const cachersByPrefix = new Map<string, Cacher>();
     for (const info of options.scheme.resources()) {
       const definition = options.definitions.get(definitionKey(info.group, info.kind));
       if (definition === undefined) continue;
-      const keyPrefix = `${prefix}/${definition.storagePath ?? info.resource}`;
+      const codec = conversions.codec(info);
+      const keyPrefix = `${prefix}/${this.storagePath(options, info, definition, codec)}`;
       let storage: ObjectStore = options.storage;
       if (options.watchCache !== false) {
-        const cacher = new Cacher(options.storage, `${keyPrefix}/`, options.watchCache ?? {});
-        this.cachers.push(cacher);
+        let cacher = cachersByPrefix.get(keyPrefix);
+        if (cacher === undefined) {
+          cacher = new Cacher(options.storage, `${keyPrefix}/`, options.watchCache ?? {});
+          cachersByPrefix.set(keyPrefix, cacher);
+          this.cachers.push(cacher);
+        }
         if (info.group === '' && info.resource === 'namespaces') this.namespaceCache = cacher;
         storage = cacher;
       }
       const config = {
         resource: info,
+        ...(codec !== undefined ? { codec } : {}),
         strategy: definition.strategy,
         storage,
         keyPrefix,
@@ -101,6 +115,26 @@ export class Registry {
         `unable to create new content in namespace ${namespace} because it is being terminated`,
       );
     }
+  }
+
+  /**
+   * Where a resource's objects live: under its own path, or under its storage
+   * version's when its conversions store it as another resource's version.
+   * Discovery (ResourceInfo.storageVersion) and the conversions must agree.
+   */
+  private storagePath(options: RegistryOptions, info: ResourceInfo, definition: ResourceDefinition, codec: VersionCodec | undefined): string {
+    const sv = codec?.storage;
+    const elsewhere = sv !== undefined && gvkKey(sv) !== gvkKey(info);
+    const declared = info.storageVersion;
+    if (elsewhere !== (declared !== undefined) || (elsewhere && gvkKey(sv) !== gvkKey(declared!))) {
+      throw new Error(
+        `${gvkKey(info)}: the scheme says it is stored as ${declared === undefined ? 'itself' : gvkKey(declared)}, its conversions as ${sv === undefined || !elsewhere ? 'itself' : gvkKey(sv)}`,
+      );
+    }
+    if (!elsewhere) return definition.storagePath ?? info.resource;
+    const stored = options.scheme.kind(sv.group, sv.version, sv.kind);
+    if (stored === undefined) throw new Error(`${gvkKey(info)}: its storage version ${gvkKey(sv)} is not served`);
+    return options.definitions.get(definitionKey(stored.group, stored.kind))?.storagePath ?? stored.resource;
   }
 
   /** Stop every watch cache (on shutdown). */

@@ -21,11 +21,13 @@ import {
   timeout,
   type GroupResource,
 } from '../../../machinery/status.js';
+import type { VersionCodec } from '../../../api/conversion/conversion-registry.js';
 import type { ResourceInfo } from '../../../api/scheme.js';
 import { isStorageError } from '../../../storage/errors.js';
 import { decodeContinueToken, encodeContinueToken } from './continue-token.js';
 import type { ObjectEvent, ObjectWatch, Predicate } from './object-storage.js';
 import type { ObjectStore } from './object-store.js';
+import { servedStrategy, storedPredicate } from './store-codec.js';
 import type { Strategy } from './strategy.js';
 
 export interface ListParams {
@@ -73,6 +75,12 @@ export interface StoreConfig {
    * 403) when the namespace of a new object does not exist or is being deleted.
    */
   readonly namespaceCheck?: (namespace: string, object: KubeObject) => Promise<void>;
+  /**
+   * For a kind served in several versions: converts between the served
+   * version (requests, responses), the internal form (strategy, selectors,
+   * tables) and the storage version. Without it the three are the same.
+   */
+  readonly codec?: VersionCodec;
 }
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -84,11 +92,13 @@ export class GenericStore {
   protected readonly keyPrefix: string;
   protected readonly groupResource: GroupResource;
   protected readonly config: StoreConfig;
+  private readonly codec: VersionCodec | undefined;
 
   constructor(config: StoreConfig) {
     this.config = config;
     this.resource = config.resource;
-    this.strategy = config.strategy;
+    this.codec = config.codec;
+    this.strategy = config.codec === undefined ? config.strategy : servedStrategy(config.strategy, config.codec);
     this.storage = config.storage;
     this.keyPrefix = config.keyPrefix.endsWith('/') ? config.keyPrefix : `${config.keyPrefix}/`;
     this.groupResource = { group: config.resource.group, resource: config.resource.resource };
@@ -124,7 +134,7 @@ export class GenericStore {
         ...(revision !== undefined ? { revision } : {}),
         ...(params.limit !== undefined ? { limit: params.limit } : {}),
         ...(afterKey !== undefined ? { continueKey: afterKey } : {}),
-        ...(params.predicate !== undefined ? { predicate: params.predicate } : {}),
+        ...(params.predicate !== undefined ? { predicate: this.storedPredicate(params.predicate)! } : {}),
       });
     } catch (e: unknown) {
       if (isStorageError(e, 'Compacted') && params.continue !== undefined && afterKey !== undefined) {
@@ -176,7 +186,7 @@ export class GenericStore {
   }
 
   async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
-    const object = body;
+    const object = this.toInternal(body);
     const meta = object.metadata;
     if (this.resource.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
@@ -193,9 +203,9 @@ export class GenericStore {
     if (options.dryRun === true) {
       const existing = await this.translate(name, () => this.storage.get(this.key(namespace, name)));
       if (existing !== undefined) throw alreadyExists(this.groupResource, name);
-      return this.withTypeMeta(object);
+      return this.internalToServed(object);
     }
-    const created = await this.translate(name, () => this.storage.create(this.key(namespace, name), object));
+    const created = await this.translate(name, () => this.storage.create(this.key(namespace, name), this.toStorage(object)));
     return this.withTypeMeta(created);
   }
 
@@ -214,9 +224,11 @@ export class GenericStore {
     const allowCreate = options.allowCreate ?? this.strategy.allowCreateOnUpdate;
     let deleteAfter: KubeObject | undefined;
     let dryRunResult: KubeObject | undefined;
-    const tryUpdate = async (current: KubeObject | undefined): Promise<KubeObject> => {
-      const next = await compute(current === undefined ? undefined : this.withTypeMeta(structuredClone(current)));
-      this.checkIdentity(next, namespace, name);
+    const tryUpdate = async (stored: KubeObject | undefined): Promise<KubeObject> => {
+      const served = await compute(stored === undefined ? undefined : this.withTypeMeta(structuredClone(stored)));
+      this.checkIdentity(served, namespace, name);
+      const next = this.toInternal(served);
+      const current = stored === undefined ? undefined : this.fromStorage(stored);
       if (current === undefined) {
         if (!allowCreate) throw notFound(this.groupResource, name);
         if (this.resource.namespaced && this.config.namespaceCheck !== undefined) await this.config.namespaceCheck(namespace ?? '', next);
@@ -226,7 +238,7 @@ export class GenericStore {
         this.validateOrThrow(next, [...this.validateMeta(next), ...this.strategy.validate(next)]);
         await options.validateAdmission?.(next, undefined);
         if (options.dryRun === true) throw new DryRunDone(next);
-        return next;
+        return this.toStorage(next);
       }
       const requestedVersion = next.metadata.resourceVersion;
       if (requestedVersion === undefined || requestedVersion === '') {
@@ -244,7 +256,7 @@ export class GenericStore {
       if (shouldDeleteDuringUpdate(next)) deleteAfter = next;
       if (options.dryRun === true) throw new DryRunDone(next);
       delete next.metadata.resourceVersion;
-      return next;
+      return this.toStorage(next);
     };
     try {
       const result = await this.translate(name, () => this.storage.guaranteedUpdate(key, tryUpdate, { allowCreate }));
@@ -264,7 +276,7 @@ export class GenericStore {
     } catch (e: unknown) {
       if (e instanceof DryRunDone) {
         dryRunResult = e.object;
-        return { object: this.withTypeMeta(dryRunResult), created: false };
+        return { object: this.internalToServed(dryRunResult), created: false };
       }
       throw e;
     }
@@ -316,13 +328,14 @@ export class GenericStore {
     const prefix = this.prefix(namespace);
     const rv = params.resourceVersion;
     const fix = (o: KubeObject): KubeObject => this.withTypeMeta(o);
+    const predicate = this.storedPredicate(params.predicate);
     if (rv === undefined || rv === '' || rv === '0') {
-      const list = await this.translate('', () => this.storage.list(prefix, params.predicate !== undefined ? { predicate: params.predicate } : {}));
-      const watch = this.storage.watch(prefix, list.revision, params.predicate);
+      const list = await this.translate('', () => this.storage.list(prefix, predicate !== undefined ? { predicate } : {}));
+      const watch = this.storage.watch(prefix, list.revision, predicate);
       return newStoreWatch(list.items.map(fix), list.revision, watch, fix);
     }
     const revision = parseResourceVersion(rv);
-    return newStoreWatch([], revision, this.storage.watch(prefix, revision, params.predicate), fix);
+    return newStoreWatch([], revision, this.storage.watch(prefix, revision, predicate), fix);
   }
 
   // ---- helpers
@@ -331,11 +344,34 @@ export class GenericStore {
     return this.resource.group === '' ? this.resource.version : `${this.resource.group}/${this.resource.version}`;
   }
 
-  /** Objects are stored with apiVersion and kind; make sure they are the served version's. */
+  /** Objects are stored with apiVersion and kind; make sure they are the served version's (converting a stored object to it). */
   withTypeMeta(object: KubeObject): KubeObject {
+    if (this.codec !== undefined) return this.codec.storageToServed(object);
     if (object.apiVersion === this.apiVersion() && object.kind === this.resource.kind) return object;
     const { apiVersion: _, kind: __, ...rest } = object;
     return { apiVersion: this.apiVersion(), kind: this.resource.kind, ...rest } as KubeObject;
+  }
+
+  // ---- versions: the identity without a codec
+
+  private toInternal(served: KubeObject): KubeObject {
+    return this.codec === undefined ? served : this.codec.toInternal(served);
+  }
+
+  private toStorage(internal: KubeObject): KubeObject {
+    return this.codec === undefined ? internal : this.codec.toStorage(internal);
+  }
+
+  private fromStorage(stored: KubeObject): KubeObject {
+    return this.codec === undefined ? stored : this.codec.fromStorage(stored);
+  }
+
+  private internalToServed(internal: KubeObject): KubeObject {
+    return this.codec === undefined ? this.withTypeMeta(internal) : this.codec.toServed(internal);
+  }
+
+  private storedPredicate(predicate: Predicate | undefined): Predicate | undefined {
+    return this.codec === undefined ? predicate : storedPredicate(predicate, this.codec);
   }
 
   private fillCreateMeta(object: KubeObject): void {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Event } from 'kubernetes-types/core/v1.js';
+import type { InternalEvent as Event } from '../../../../api/events/internal.js';
 import { H, M, NOW, S, ago, assertColumns, cellsByName } from '../../printing/testing/table-assertions.js';
 import { eventTable } from './table.js';
 
@@ -50,7 +50,7 @@ describe('eventTable', () => {
       message: 'Successfully assigned default/web-1 to node-1',
       type: 'Normal',
       eventTime: '2024-06-01T11:59:15.123456Z',
-      reportingComponent: 'default-scheduler',
+      reportingController: 'default-scheduler',
       reportingInstance: '',
       action: 'Binding',
     };

@@ -2,16 +2,17 @@
  * `kubectl get events`: LAST SEEN, TYPE, REASON, OBJECT (`pod/web-1`),
  * MESSAGE, and in wide output SUBOBJECT, SOURCE, FIRST SEEN, COUNT, NAME.
  * Handles both old-style events (first/last timestamps, count) and new-style
- * ones (eventTime, series).
+ * ones (eventTime, series). It reads the internal form, so core/v1 and
+ * events.k8s.io/v1 print the same table, as upstream's one printer does.
  */
-import type { Event } from 'kubernetes-types/core/v1.js';
+import type { InternalEvent as Event } from '../../../../api/events/internal.js';
 import type { TableConvertor } from '../../../../machinery/table.js';
 import { column, nameColumn, wideColumn } from '../../printing/columns.js';
 import { parseTime, timeSince } from '../../printing/timestamps.js';
 
-/** `component, host`; falls back to reportingComponent / reportingInstance when source is empty. */
+/** `component, host`; falls back to reportingController / reportingInstance when source is empty. */
 function formatSource(event: Event): string {
-  const component = event.source?.component || event.reportingComponent || '';
+  const component = event.source?.component || event.reportingController || '';
   const instance = event.source?.host || event.reportingInstance || '';
   return instance === '' ? component : `${component}, ${instance}`;
 }
