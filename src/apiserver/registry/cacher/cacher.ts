@@ -255,7 +255,7 @@ export class Cacher implements ObjectStore {
   private async follow(fromRevision: number): Promise<void> {
     const watch = this.storage.watch(this.prefix, fromRevision);
     this.storageWatch = watch;
-    for await (const event of watch) this.apply(event);
+    for await (const event of watch) if (event.type !== "PROGRESS") this.apply(event);
   }
 
   private apply(event: StorageEvent): void {

@@ -183,6 +183,7 @@ class FilteredWatch implements ObjectWatch {
   async *[Symbol.asyncIterator](): AsyncIterator<ObjectEvent> {
     try {
       for await (const event of this.watch) {
+        if (event.type === 'PROGRESS') continue; // never requested here
         const mapped = toObjectEvent(event, this.predicate);
         if (mapped !== undefined) yield mapped;
       }
