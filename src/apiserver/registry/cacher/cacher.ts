@@ -252,7 +252,8 @@ export class Cacher implements ObjectStore {
     this.cache.history.expire();
     const revision = this.cache.revision;
     for (const watcher of this.watchers) {
-      if (!watcher.bookmarks || revision <= watcher.sent) continue;
+      // Also when nothing changed: the bookmark then tells the client the watch is alive.
+      if (!watcher.bookmarks || revision < watcher.sent) continue;
       watcher.sent = revision;
       watcher.queue.push({ type: 'BOOKMARK', object: { metadata: { resourceVersion: String(revision) } } as KubeObject, revision });
     }
