@@ -300,6 +300,24 @@ describe('watch cache', () => {
     cacher.stop();
   });
 
+  it('replays more history than a watcher may lag behind, without ending it', async () => {
+    const { cacher } = setup({ watcherCapacity: 2 });
+    await cacher.list('/registry/pods/');
+    const from = await cacher.currentRevision();
+    for (let i = 0; i < 5; i++) await cacher.create(`/registry/pods/ns/p${i}`, pod(`p${i}`));
+    await cacher.list('/registry/pods/');
+    const watch = cacher.watch('/registry/pods/', from);
+    const it = watch[Symbol.asyncIterator]();
+    const got: string[] = [];
+    for (let i = 0; i < 5; i++) got.push((await withDeadline(it.next(), 5000, 'a replayed event')).value!.object.metadata.name!);
+    assert.deepEqual(got, ['p0', 'p1', 'p2', 'p3', 'p4']);
+    const pending = it.next();
+    await cacher.create('/registry/pods/ns/live', pod('live'));
+    assert.equal((await withDeadline(pending, 5000, 'the live event')).value?.object.metadata.name, 'live');
+    watch.cancel();
+    cacher.stop();
+  });
+
   it('sends bookmarks periodically to the watchers that asked for them, and only to them', async () => {
     const { objects, cacher } = setup({ bookmarkIntervalMs: 20 });
     await cacher.list('/registry/pods/');

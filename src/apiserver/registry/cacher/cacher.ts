@@ -225,16 +225,18 @@ export class Cacher implements ObjectStore {
       // Older than the history: only storage can say whether it still has those changes.
       return this.backing.watch(prefix, fromRevision, predicate);
     }
+    // Replay and register in one synchronous step: no change can slip between them.
+    // The replay may exceed the lag a watcher is allowed (it is held by the history anyway).
+    const replay = [...this.cache.history.after(fromRevision)];
     const watcher: CacheWatcher = {
       start: prefix,
       predicate,
       fromRevision,
       bookmarks,
-      queue: new EventQueue<ObjectEvent>(this.watcherCapacity, () => this.watchers.delete(watcher)),
+      queue: new EventQueue<ObjectEvent>(this.watcherCapacity + replay.length, () => this.watchers.delete(watcher)),
       sent: fromRevision,
     };
-    // Replay and register in one synchronous step: no change can slip between them.
-    for (const change of this.cache.history.after(fromRevision)) deliver(watcher, change);
+    for (const change of replay) deliver(watcher, change);
     this.watchers.add(watcher);
     return {
       cancel: () => watcher.queue.end(),
