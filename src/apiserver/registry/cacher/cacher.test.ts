@@ -170,6 +170,19 @@ describe('watch cache', () => {
     cacher.stop();
   });
 
+  it('waits only briefly for progress until storage has been seen to answer it', async () => {
+    const { controlled, objects, cacher } = setup({ freshnessTimeoutMs: 600_000, progressProbeMs: 20 });
+    controlled.answerProgress = false; // an etcd with its default 10-minute progress-notify interval
+    await cacher.list('/registry/pods/', { notOlderThan: 0 });
+    await objects.create('/registry/configmaps/ns/c', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' } });
+    const current = await objects.currentRevision();
+    const listsBefore = objects.lists;
+    const list = await withDeadline(cacher.list('/registry/pods/'), 5000, 'a list answered by storage after the probe');
+    assert.equal(list.revision, current);
+    assert.equal(objects.lists, listsBefore + 1);
+    cacher.stop();
+  });
+
   it('serves resourceVersion=0 and NotOlderThan lists from memory, without asking for progress', async () => {
     const { controlled, objects, cacher } = setup({ freshnessTimeoutMs: 5000 });
     const a = await cacher.create('/registry/pods/ns/a', pod('a'));

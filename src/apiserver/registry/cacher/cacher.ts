@@ -17,7 +17,10 @@
  *   revision C, and is served from memory once the cache has reached C (it asks
  *   for progress and waits, up to `freshnessTimeoutMs`); otherwise storage
  *   answers. A client never sees older data than storage would give it
- *   (upstream's consistent list from cache).
+ *   (upstream's consistent list from cache). On etcd, progress comes from its
+ *   progress notifications: run etcd with a short
+ *   --experimental-watch-progress-notify-interval (tests use 100 ms), or such
+ *   reads go to etcd, as they did before the cache.
  * - resourceVersion=0 and NotOlderThan lists are served from memory at once
  *   (after waiting, like a consistent one, if the cache is behind the revision
  *   asked for). An exact revision, and the later pages of a paged list, are read
@@ -61,6 +64,8 @@ export interface CacherOptions {
   readonly bookmarkIntervalMs?: number;
   /** How long a read waits for the cache to catch up with storage before storage answers it (default 3 s, as upstream). */
   readonly freshnessTimeoutMs?: number;
+  /** Until storage has answered a progress request in time, a read waits only this long for one (default 250 ms). */
+  readonly progressProbeMs?: number;
   readonly onError?: (message: string, error: unknown) => void;
   /** The clock of the history (tests pass their own). */
   readonly now?: () => number;
@@ -82,6 +87,8 @@ export class Cacher implements ObjectStore {
   private readonly watchers = new Set<CacheWatcher>();
   private started = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Whether storage answered progress requests in time (undefined: not asked yet). */
+  private progressWorks: boolean | undefined;
   /** After a freshness wait times out, reads behind the cache go straight to storage until then. */
   private slowProgressUntil = 0;
   private readonly watcherCapacity: number;
@@ -211,11 +218,18 @@ export class Cacher implements ObjectStore {
       if (!synced) return false;
     }
     if (this.cache.revision >= needed) return true;
-    if (Date.now() < this.slowProgressUntil) return false;
+    if (this.progressWorks === false && Date.now() < this.slowProgressUntil) return false;
     this.reflector.requestProgress();
-    if (await this.cache.waitUntilFresh(needed, this.freshnessTimeoutMs)) return true;
-    // Storage answers progress slowly (an etcd with a long progress-notify
-    // interval): for a while, reads the cache is behind on go to storage at once.
+    // Until progress has been seen to work, wait only briefly: an etcd with its
+    // default progress-notify interval (10 minutes) would otherwise cost every
+    // such read the whole timeout.
+    const wait = this.progressWorks === true ? this.freshnessTimeoutMs : Math.min(this.freshnessTimeoutMs, this.options.progressProbeMs ?? 250);
+    if (await this.cache.waitUntilFresh(needed, wait)) {
+      this.progressWorks = true;
+      return true;
+    }
+    // Progress is slow: for a while, reads the cache is behind on go to storage at once.
+    this.progressWorks = false;
     this.slowProgressUntil = Date.now() + 60_000;
     return false;
   }
