@@ -18,6 +18,7 @@ class ControlledStorage {
   readonly inner = newMemoryStorage();
   watchesOpened = 0;
   storageLists = 0;
+  failLists = false;
   answerProgress = true;
   private readonly breakers = new Set<(e: unknown) => void>();
 
@@ -27,6 +28,8 @@ class ControlledStorage {
       if (name === 'list') {
         return (...args: Parameters<Storage['list']>) => {
           this.storageLists++;
+          // Paged lists with a limit are the cache's own (the object storage under test lists without one here).
+          if (this.failLists && args[1]?.limit !== undefined) return Promise.reject(new Error('storage is down'));
           return target.list(...args);
         };
       }
@@ -389,6 +392,32 @@ describe('watch cache', () => {
     assert.equal(controlled.storageLists, 2, 'listed again after Compacted');
     assert.ok(controlled.watchesOpened >= 3);
     assert.ok(errors.some((m) => m.includes('watch ended with an error')));
+    cacher.stop();
+  });
+
+  it('serves lists and watches from storage while it cannot list, and cached() gives up after the timeout', async () => {
+    const errors: string[] = [];
+    const { controlled, objects, cacher } = setup({ freshnessTimeoutMs: 20, onError: (m) => errors.push(m) });
+    await objects.create('/registry/pods/ns/a', pod('a'));
+    controlled.failLists = true;
+    assert.equal(await cacher.cached('/registry/pods/ns/a'), undefined);
+    const listsBefore = objects.lists;
+    assert.deepEqual(names(await cacher.list('/registry/pods/')), ['a']);
+    assert.equal(objects.lists, listsBefore + 1, 'storage answered');
+    assert.ok(errors.some((m) => m.includes('list failed')));
+    controlled.failLists = false;
+    // The reflector lists again after its backoff; each cached() call waits up to the timeout for it.
+    const back = withDeadline(
+      (async () => {
+        for (;;) {
+          const object = await cacher.cached('/registry/pods/ns/a');
+          if (object !== undefined) return object;
+        }
+      })(),
+      5000,
+      'the cache to list',
+    );
+    assert.equal((await back).metadata.name, 'a');
     cacher.stop();
   });
 

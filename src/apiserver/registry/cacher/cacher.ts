@@ -186,8 +186,8 @@ export class Cacher implements ObjectStore {
    * For admission checks, which upstream also answers from an informer.
    */
   async cached(key: string): Promise<KubeObject | undefined> {
-    this.start();
-    await this.reflector.synced;
+    // Not listed yet (storage down?): undefined after the timeout, and the caller asks storage.
+    if (!(await this.ready(0))) return undefined;
     return this.cache.get(key);
   }
 
