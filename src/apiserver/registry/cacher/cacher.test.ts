@@ -395,7 +395,7 @@ describe('watch cache', () => {
     cacher.stop();
   });
 
-  it('serves lists and watches from storage while it cannot list, and cached() gives up after the timeout', async () => {
+  it('serves lists from storage while it cannot list, and cached() gives up after the timeout', async () => {
     const errors: string[] = [];
     const { controlled, objects, cacher } = setup({ freshnessTimeoutMs: 20, onError: (m) => errors.push(m) });
     await objects.create('/registry/pods/ns/a', pod('a'));
