@@ -317,15 +317,17 @@ export class GenericStore {
     const prefix = this.prefix(namespace);
     const rv = params.resourceVersion;
     const fix = (o: KubeObject): KubeObject => this.withTypeMeta(o);
+    // A bookmark carries only metadata.resourceVersion: typed, never converted.
+    const bookmark = (o: KubeObject): KubeObject => ({ apiVersion: this.apiVersion(), kind: this.resource.kind, metadata: o.metadata });
     const options = { bookmarks: params.allowWatchBookmarks === true };
     if (rv === undefined || rv === '' || rv === '0') {
       const listOptions = { ...(params.predicate !== undefined ? { predicate: params.predicate } : {}), ...(rv === '0' ? { notOlderThan: 0 } : {}) };
       const list = await this.translate('', () => this.storage.list(prefix, listOptions));
       const watch = this.storage.watch(prefix, list.revision, params.predicate, options);
-      return newStoreWatch(list.items.map(fix), list.revision, watch, fix);
+      return newStoreWatch(list.items.map(fix), list.revision, watch, fix, bookmark);
     }
     const revision = parseResourceVersion(rv);
-    return newStoreWatch([], revision, this.storage.watch(prefix, revision, params.predicate, options), fix);
+    return newStoreWatch([], revision, this.storage.watch(prefix, revision, params.predicate, options), fix, bookmark);
   }
 
   // ---- helpers
@@ -544,14 +546,20 @@ export interface StoreWatch extends AsyncIterable<ObjectEvent> {
   cancel(): void;
 }
 
-function newStoreWatch(items: KubeObject[], revision: number, watch: ObjectWatch, fix: (o: KubeObject) => KubeObject): StoreWatch {
+function newStoreWatch(
+  items: KubeObject[],
+  revision: number,
+  watch: ObjectWatch,
+  fix: (o: KubeObject) => KubeObject,
+  bookmark: (o: KubeObject) => KubeObject,
+): StoreWatch {
   return {
     initialEvents: items.length,
     startRevision: revision,
     cancel: () => watch.cancel(),
     async *[Symbol.asyncIterator]() {
       for (const object of items) yield { type: 'ADDED', object, revision };
-      for await (const event of watch) yield { ...event, object: fix(event.object) };
+      for await (const event of watch) yield { ...event, object: event.type === 'BOOKMARK' ? bookmark(event.object) : fix(event.object) };
     },
   };
 }
