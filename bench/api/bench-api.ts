@@ -5,21 +5,26 @@
  * run (bare-store.ts, also a process of its own):
  *   pod creates/s and p50/p99 at 64 concurrent requests; gets/s; the time to
  *   list 10,000 pods; the delivery latency p50/p99 of one change to 1,000 watchers.
+ * And the watch cache (watch-cache-bench.ts, a process of its own): a list of
+ * 10,000 pods from the cache and from storage, and 1,000 watchers with and
+ * without the cache on real etcd, their storage watches counted by etcd itself.
+ * And protobuf against JSON for one pod (codec-bench.ts), once the other
+ * processes have ended.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startK8ts } from '../../test/e2e/testing/k8ts-process.js';
 import { machineDescription, printTable, round, writeResults } from '../common/stats.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 
-function runJson(script: string, args: string[]): Promise<Record<string, number>> {
+function runJson(script: string, args: string[], nodeFlags: string[] = []): Promise<Record<string, number>> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [script, ...args], { maxBuffer: 1 << 24, timeout: 300_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...nodeFlags, script, ...args], { maxBuffer: 1 << 24, timeout: 300_000 }, (error, stdout, stderr) => {
       if (error !== null) reject(new Error(`${script} failed: ${stderr || error.message}`));
       else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, number>);
     });
@@ -39,8 +44,11 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 const bare = await runJson(here('./bare-store.js'), [String(SECONDS)]);
+const cache = await runJson(here('./watch-cache-bench.js'), [String(SECONDS)], ['--expose-gc']);
+const codec = await loadCodecBench();
+const codecFigures = codec?.measureCodec({ msPerMeasure: 1000 }) ?? {};
 const results: Record<string, number | string> = { machine: machineDescription() };
-for (const [k, v] of Object.entries({ ...api, ...bare })) results[k] = round(v, 2);
+for (const [k, v] of Object.entries({ ...api, ...bare, ...cache, ...codecFigures })) results[k] = round(v, 3);
 results.creates_ratio_64 = round(api.creates_per_s_64! / bare.bare_creates_per_s_64!, 3);
 printTable(
   ['measure', 'API server', 'bare store', 'ratio'],
@@ -54,4 +62,31 @@ printTable(
     ['watch delivery to 1,000, p99 ms', api.watch_p99_ms_1000!, bare.bare_watch_p99_ms_1000!, api.watch_p99_ms_1000! / bare.bare_watch_p99_ms_1000!],
   ],
 );
+console.log('\nwatch cache (object-store level; watchers on real etcd, counted from its /metrics)');
+printTable(
+  ['measure', 'with the cache', 'without', 'ratio'],
+  [
+    ['list 10,000 pods, p50 ms (sqlite)', cache.list_10k_ms_cache!, cache.list_10k_ms_storage!, cache.list_10k_ms_storage! / cache.list_10k_ms_cache!],
+    ['etcd watchers for 1,000 watches', cache.storage_watches_for_1000_watchers!, cache.storage_watches_for_1000_watchers_uncached!, cache.storage_watches_for_1000_watchers_uncached! / cache.storage_watches_for_1000_watchers!],
+    ['our heap per watcher, bytes', cache.watcher_heap_bytes_cache!, cache.watcher_heap_bytes_uncached!, cache.watcher_heap_bytes_uncached! / cache.watcher_heap_bytes_cache!],
+    ['delivery to 1,000, p50 ms', cache.watch_p50_ms_1000_cache!, cache.watch_p50_ms_1000_uncached!, cache.watch_p50_ms_1000_uncached! / cache.watch_p50_ms_1000_cache!],
+    ['delivery to 1,000, p99 ms', cache.watch_p99_ms_1000_cache!, cache.watch_p99_ms_1000_uncached!, cache.watch_p99_ms_1000_uncached! / cache.watch_p99_ms_1000_cache!],
+  ],
+);
+if (codec !== undefined) {
+  console.log('');
+  codec.printCodecTable(codecFigures);
+}
 console.log(`wrote ${writeResults('api', results)}`);
+
+/** The protobuf-against-JSON codec measure (codec-bench.ts, which the protobuf work adds), when it is there. */
+async function loadCodecBench(): Promise<
+  { measureCodec(o: { msPerMeasure?: number }): Record<string, number>; printCodecTable(r: Record<string, number>): void } | undefined
+> {
+  const path = here('./codec-bench.js');
+  if (!existsSync(path)) return undefined;
+  return (await import(pathToFileURL(path).href)) as {
+    measureCodec(o: { msPerMeasure?: number }): Record<string, number>;
+    printCodecTable(r: Record<string, number>): void;
+  };
+}

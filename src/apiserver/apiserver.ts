@@ -59,6 +59,11 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     storage: new ObjectStorage(newInstrumentedStorage(config.storage, metrics.storage, storageTypeOf)),
     prefix: config.storagePrefix,
     definitions,
+    // The watch cache sends the periodic bookmarks of the watches it serves, at the same period.
+    watchCache: {
+      ...(config.watch !== undefined ? { bookmarkIntervalMs: config.watch.bookmarkIntervalMs } : {}),
+      onError: (message, error) => config.log.warn({ err: error }, message),
+    },
   });
   await bootstrap({
     registry,

@@ -64,13 +64,32 @@ export function eventRevision(event: StorageEvent): number {
 }
 
 /**
+ * A progress notification (etcd's progress_notify): every change under the
+ * watched prefix with a revision up to `revision` has been yielded before it.
+ * A watch yields one only after {@link StorageWatch.requestProgress}.
+ */
+export interface StorageProgress {
+  readonly type: 'PROGRESS';
+  readonly revision: number;
+}
+
+/**
  * A running watch: an ordered stream of events, with no gap and no duplicate.
  * Iterating ends when the watch is cancelled or the store closes; it throws a
  * StorageError (Compacted, Unavailable, …) when the watch cannot go on.
  */
-export interface StorageWatch extends AsyncIterable<StorageEvent> {
+export interface StorageWatch extends AsyncIterable<StorageEvent | StorageProgress> {
   /** Stop the watch; iteration ends after the events already delivered. Idempotent. */
   cancel(): void;
+  /**
+   * Ask for a {@link StorageProgress}: the watch will yield one whose revision
+   * is at least the store's current revision at the time of the call (etcd:
+   * a WatchProgressRequest on the watch stream; sqlite and memory: in-process).
+   * It tells a watcher of a quiet prefix that it has seen everything, so that a
+   * cache can prove it is as fresh as storage without reading it. Idempotent
+   * until the notification arrives; ignored once the watch has ended.
+   */
+  requestProgress(): void;
 }
 
 export interface Storage {

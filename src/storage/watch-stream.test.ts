@@ -57,6 +57,27 @@ describe('WatchStream', () => {
     assert.equal(stream.done, true);
   });
 
+  it('asks its backend once per pending progress request, answers in order with the events, and not after it ends', async () => {
+    const asked: WatchStream[] = [];
+    const stream = new WatchStream(undefined, (s) => asked.push(s));
+    stream.pushProgress(7); // nothing asked: ignored
+    stream.requestProgress();
+    stream.requestProgress();
+    assert.equal(asked.length, 1, 'coalesced until answered');
+    assert.equal(stream.wantsProgress, true);
+    stream.push(put(1));
+    stream.pushProgress(3);
+    stream.pushProgress(4); // already answered: ignored
+    stream.requestProgress();
+    assert.equal(asked.length, 2);
+    stream.end();
+    stream.requestProgress();
+    assert.equal(asked.length, 2, 'an ended stream asks nothing');
+    const items: string[] = [];
+    for await (const item of stream) items.push(item.type === 'PROGRESS' ? `progress ${item.revision}` : `${item.type}`);
+    assert.deepEqual(items, ['PUT', 'progress 3']);
+  });
+
   it('keeps order across a large backlog', async () => {
     const stream = new WatchStream();
     for (let i = 1; i <= 5000; i++) stream.push(put(i));

@@ -1,4 +1,6 @@
-import type { StorageEvent, StorageWatch } from './interface.js';
+import type { StorageEvent, StorageProgress, StorageWatch } from './interface.js';
+
+type WatchItem = StorageEvent | StorageProgress;
 
 /**
  * A push-to-pull bridge every backend uses for its watches: the backend pushes
@@ -7,21 +9,47 @@ import type { StorageEvent, StorageWatch } from './interface.js';
  * one; `fail` ends the stream with an error after the buffered events.
  *
  * @example
- *   const stream = new WatchStream(() => unsubscribe());
+ *   const stream = new WatchStream(() => unsubscribe(), () => askForProgress());
  *   stream.push(event);          // backend side
  *   for await (const e of stream) … // consumer side
  */
 export class WatchStream implements StorageWatch {
-  private readonly buffer: StorageEvent[] = [];
+  private readonly buffer: WatchItem[] = [];
   private head = 0;
-  private waiting: ((result: IteratorResult<StorageEvent>) => void) | undefined;
+  private waiting: ((result: IteratorResult<WatchItem>) => void) | undefined;
   private waitingReject: ((e: unknown) => void) | undefined;
   private ended = false;
   private error: unknown;
   private readonly onCancel: () => void;
+  private readonly onProgressRequest: (stream: WatchStream) => void;
+  /** A progress request is on its way to the backend (requests coalesce until it is answered). */
+  private progressRequested = false;
 
-  constructor(onCancel: () => void = () => {}) {
+  /**
+   * `onProgressRequest` is the backend's way to answer requestProgress: it
+   * calls {@link pushProgress} once every event up to that revision is pushed.
+   */
+  constructor(onCancel: () => void = () => {}, onProgressRequest: (stream: WatchStream) => void = () => {}) {
     this.onCancel = onCancel;
+    this.onProgressRequest = onProgressRequest;
+  }
+
+  requestProgress(): void {
+    if (this.ended || this.progressRequested) return;
+    this.progressRequested = true;
+    this.onProgressRequest(this);
+  }
+
+  /** Whether a progress request waits for its answer. */
+  get wantsProgress(): boolean {
+    return this.progressRequested;
+  }
+
+  /** Answer the pending progress request (backend side): every event up to `revision` was pushed before. */
+  pushProgress(revision: number): void {
+    if (!this.progressRequested) return;
+    this.progressRequested = false;
+    this.push({ type: 'PROGRESS', revision });
   }
 
   /** True once cancelled, failed or ended: pushes are then ignored. */
@@ -34,7 +62,7 @@ export class WatchStream implements StorageWatch {
     return this.buffer.length - this.head;
   }
 
-  push(event: StorageEvent): void {
+  push(event: WatchItem): void {
     if (this.ended) return;
     const waiter = this.waiting;
     if (waiter !== undefined && this.pending === 0) {
@@ -77,10 +105,10 @@ export class WatchStream implements StorageWatch {
     else resolve?.({ value: undefined, done: true });
   }
 
-  private next(): Promise<IteratorResult<StorageEvent>> {
+  private next(): Promise<IteratorResult<WatchItem>> {
     if (this.pending > 0) {
       const value = this.buffer[this.head]!;
-      this.buffer[this.head] = undefined as unknown as StorageEvent;
+      this.buffer[this.head] = undefined as unknown as WatchItem;
       this.head++;
       if (this.head > 1024 && this.head * 2 > this.buffer.length) {
         this.buffer.splice(0, this.head);
@@ -98,7 +126,7 @@ export class WatchStream implements StorageWatch {
     });
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<StorageEvent> {
+  [Symbol.asyncIterator](): AsyncIterator<WatchItem> {
     return {
       next: () => this.next(),
       return: () => {

@@ -52,6 +52,7 @@ export function newWatchHandler(settings: WatchSettings = DEFAULT_WATCH_SETTINGS
     const events = await t.store.watch(t.namespace, {
       resourceVersion: initial ? '' : rv,
       ...(predicate !== undefined ? { predicate } : {}),
+      allowWatchBookmarks: bookmarks === true,
     });
 
     const res = ctx.res;

@@ -50,6 +50,7 @@ export class EtcdWatchHub {
   /** Watch the keys in [key, range_end) for events after `fromRevision`. */
   watch(range: { key: Buffer; range_end: Buffer }, fromRevision: number): StorageWatch {
     const id = String(this.nextId++);
+    // requestProgress needs nothing sent: the next progress notification answers it.
     const stream = new WatchStream(() => this.release(id));
     if (this.closed) {
       stream.fail(closed());
@@ -69,6 +70,7 @@ export class EtcdWatchHub {
         range_end: range.range_end,
         start_revision: Math.max(fromRevision, 1), // 0 would mean "from now"
         prev_kv: true,
+        progress_notify: true,
         watch_id: id,
       },
     });
@@ -101,6 +103,22 @@ export class EtcdWatchHub {
     return call;
   }
 
+  /**
+   * Progress comes from etcd's per-watch progress notifications (every watch
+   * is created with progress_notify): etcd sends one on the watch's own channel,
+   * in order with its events, once the watch is synced and has been quiet for
+   * --experimental-watch-progress-notify-interval. A requestProgress is answered
+   * by the next one. The stream-wide WatchProgressRequest is not used: etcd 3.4
+   * before 3.4.25 answers it with the current revision even while a watch is
+   * still sending older events (etcd-io/etcd#15220), which would let a cache
+   * believe it is fresh when it is not.
+   */
+  private onProgress(response: WatchResponse, id: string): void {
+    const watch = this.watches.get(id);
+    if (watch === undefined) return; // watch_id -1 (a stream-wide answer) or a cancelled watch
+    watch.stream.pushProgress(toNumber(response.header?.revision ?? '0', 'revision'));
+  }
+
   /** A watch ended on our side (cancel, or failed by us): tell etcd if it still runs there. */
   private release(id: string): void {
     const watch = this.watches.get(id);
@@ -112,6 +130,10 @@ export class EtcdWatchHub {
   private onResponse(call: WatchCall, response: WatchResponse): void {
     if (call !== this.call) return; // a stream already given up
     const id = response.watch_id;
+    if (!response.created && !response.canceled && response.events.length === 0 && Number(response.compact_revision || '0') === 0) {
+      this.onProgress(response, id);
+      return;
+    }
     const watch = this.watches.get(id);
     if (watch === undefined) return; // cancelled by us; etcd's confirmation or late events
     try {

@@ -100,7 +100,15 @@ export class MemoryStorage implements Storage {
   }
 
   watch(prefix: string, fromRevision: number): StorageWatch {
-    const watcher: Watcher = { start: prefix, end: prefixEnd(prefix), stream: new WatchStream(() => this.watchers.delete(watcher)) };
+    const watcher: Watcher = {
+      start: prefix,
+      end: prefixEnd(prefix),
+      // Events are pushed synchronously as writes happen: the current revision is progress.
+      stream: new WatchStream(
+        () => this.watchers.delete(watcher),
+        (stream) => stream.pushProgress(this.revision),
+      ),
+    };
     if (this.closed) {
       watcher.stream.fail(closed());
       return watcher.stream;

@@ -243,7 +243,10 @@ export class SqliteStorage implements Storage {
 
   watch(prefix: string, fromRevision: number): StorageWatch {
     let unregister: (() => void) | undefined;
-    const stream = new WatchStream(() => unregister?.());
+    const stream = new WatchStream(
+      () => unregister?.(),
+      (s) => this.answerProgress(s),
+    );
     try {
       this.assertOpen();
       if (typeof prefix !== 'string') throw invalidArgument('prefix must be a string');
@@ -265,6 +268,19 @@ export class SqliteStorage implements Storage {
       stream.fail(e instanceof StorageError ? e : unavailable('sqlite watch replay failed', e));
     }
     return stream;
+  }
+
+  /**
+   * Watchers are fed once a batch is durable: progress is the durable
+   * revision, given once it reaches the revision committed at the request
+   * (right after the events of the batches in between are dispatched).
+   */
+  private answerProgress(stream: WatchStream): void {
+    if (this.durableRevision >= this.revision) {
+      stream.pushProgress(this.durableRevision);
+      return;
+    }
+    this.durableWaiters.push({ upTo: this.revision, resolve: () => stream.pushProgress(this.durableRevision) });
   }
 
   async currentRevision(): Promise<number> {

@@ -48,11 +48,26 @@ export async function takeEvents(watch: StorageWatch, count: number, ms = 10_000
     while (events.length < count) {
       const next = await iterator.next();
       if (next.done === true) throw new Error(`watch ended after ${events.length} of ${count} events`);
-      events.push(next.value);
+      if (next.value.type !== 'PROGRESS') events.push(next.value);
     }
     return events;
   };
   return withDeadline(read(), ms, `${count} watch events (got ${events.length})`);
+}
+
+/** Read a watch up to its next progress notification: the events before it and its revision. */
+export async function takeUntilProgress(watch: StorageWatch, ms = 10_000): Promise<{ events: StorageEvent[]; revision: number }> {
+  const events: StorageEvent[] = [];
+  const iterator = watch[Symbol.asyncIterator]();
+  const read = async (): Promise<{ events: StorageEvent[]; revision: number }> => {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true) throw new Error(`watch ended after ${events.length} events, before a progress notification`);
+      if (next.value.type === 'PROGRESS') return { events, revision: next.value.revision };
+      events.push(next.value);
+    }
+  };
+  return withDeadline(read(), ms, `a progress notification (after ${events.length} events)`);
 }
 
 async function expectStorageError(promise: Promise<unknown>, code: StorageErrorCode): Promise<unknown> {
@@ -386,6 +401,57 @@ export function runStorageConformance(name: string, makeStore: () => Promise<Sto
         } finally {
           watch.cancel();
         }
+      }));
+
+    it('requestProgress on a quiet prefix yields a progress notification at or above the current revision', () =>
+      withStore(async (store, prefix) => {
+        await store.create(`${prefix}watched/a`, enc('1'));
+        const watch = store.watch(`${prefix}watched/`, await store.currentRevision());
+        try {
+          // Writes elsewhere move the store on; this watch hears nothing of them but progress.
+          for (let i = 0; i < 3; i++) await store.create(`${prefix}other/${i}`, enc('x'));
+          const current = await store.currentRevision();
+          watch.requestProgress();
+          watch.requestProgress(); // coalesced with the first
+          const { events, revision } = await takeUntilProgress(watch);
+          assert.deepEqual(events.map(summary), []);
+          assert.ok(revision >= current, `progress ${revision} is below the current revision ${current}`);
+        } finally {
+          watch.cancel();
+        }
+      }));
+
+    it('a progress notification comes after every event up to its revision, also with writes in flight', () =>
+      withStore(async (store, prefix) => {
+        const start = await store.currentRevision();
+        const watch = store.watch(prefix, start);
+        try {
+          const settled = await Promise.all(Array.from({ length: 20 }, (_, i) => store.create(`${prefix}k${i}`, enc(String(i)))));
+          const current = await store.currentRevision();
+          // More writes race with the request: whatever the answer, nothing at or below it may follow it.
+          const racing = Array.from({ length: 20 }, (_, i) => store.create(`${prefix}r${i}`, enc(String(i))));
+          watch.requestProgress();
+          const { events, revision } = await takeUntilProgress(watch);
+          await Promise.all(racing);
+          assert.ok(revision >= current, `progress ${revision} is below the revision ${current} read before the request`);
+          const before = events.map(eventRevision);
+          for (const kv of settled) assert.ok(before.includes(kv.modRevision), `event at ${kv.modRevision} came after the progress at ${revision}`);
+          assert.ok(before.every((r) => r <= revision), 'an event above the progress revision came before it');
+          const after = await takeEvents(watch, 40 - events.length);
+          for (const e of after) assert.ok(eventRevision(e) > revision, `event ${summary(e)} follows a progress at ${revision}`);
+        } finally {
+          watch.cancel();
+        }
+      }));
+
+    it('requestProgress on a cancelled watch is ignored', () =>
+      withStore(async (store, prefix) => {
+        const watch = store.watch(prefix, await store.currentRevision());
+        watch.cancel();
+        watch.requestProgress();
+        const items: unknown[] = [];
+        for await (const item of watch) items.push(item);
+        assert.deepEqual(items, []);
       }));
 
     it('cancel ends the iteration of a watch', () =>

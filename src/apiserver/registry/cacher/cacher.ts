@@ -1,78 +1,128 @@
 /**
  * The watch cache of one resource: a decorator of the object store that keeps
- * every object of the resource in memory, fed by one storage watch, so that
- * lists and watches — the requests every controller and kubelet keep making —
- * are served from memory while writes go straight to storage.
+ * every object of the resource in memory, fed by one storage watch, so that the
+ * lists and watches every controller and kubelet keep making are served from
+ * memory while writes and gets go straight to storage. 1,000 watchers of pods
+ * cost one storage watch.
  *
  * How it stays correct:
- * - It starts with a list at revision R and a storage watch from R, so it sees
- *   every change after its snapshot, in order, exactly once.
- * - A consistent list (no resourceVersion) first asks storage for its current
- *   revision; when the cache has seen it, the list is answered from memory,
- *   otherwise from storage: a client never sees older data than a read from
- *   storage would give.
- * - It keeps the last `capacity` events. A watch from a revision inside that
- *   window is replayed from it and then fed live, registered in the same
- *   synchronous step as the replay, so there is no gap and no duplicate. A
- *   watch from an older revision goes to storage (which answers Compacted, and
- *   the client a 410, once that history is gone).
- * - If the storage watch fails, the cache ends its watchers (clients watch
- *   again from their last revision), lists again and resumes.
+ * - A {@link Reflector} (client/cache) lists the prefix at revision R and
+ *   watches it from R ({@link newStorageListerWatcher}); it watches again from
+ *   its last revision when the storage watch drops, and lists again when that
+ *   revision is compacted. A new list ends every watcher (they watch again).
+ * - Storage's progress notifications are the reflector's bookmarks: the cache
+ *   knows it has seen everything up to R even when nothing under its prefix
+ *   changed.
+ * - A consistent list (no resourceVersion) asks storage for its current
+ *   revision C, and is served from memory once the cache has reached C (it asks
+ *   for progress and waits, up to `freshnessTimeoutMs`); otherwise storage
+ *   answers. A client never sees older data than storage would give it
+ *   (upstream's consistent list from cache). On etcd, progress comes from its
+ *   progress notifications: run etcd with a short
+ *   --experimental-watch-progress-notify-interval (tests use 100 ms), or such
+ *   reads go to etcd, as they did before the cache.
+ * - resourceVersion=0 and NotOlderThan lists are served from memory at once
+ *   (after waiting, like a consistent one, if the cache is behind the revision
+ *   asked for). An exact revision, and the later pages of a paged list, are read
+ *   from storage at that revision.
+ * - The history (about 75 s of changes, bounded by a count) serves a watch from
+ *   any revision it covers: replay and registration happen in one synchronous
+ *   step, so there is no gap and no duplicate. A watch from before it goes to
+ *   storage (which answers Compacted, and the client a 410, once that history
+ *   is gone).
+ * - A watcher that falls `watcherCapacity` events behind is ended (it watches
+ *   again from its last revision): no client can make the server hold
+ *   unbounded memory. Watchers that asked for bookmarks get one every
+ *   `bookmarkIntervalMs`.
  */
+import { Reflector } from '../../../client/cache/reflector.js';
 import type { KubeObject } from '../../../machinery/meta.js';
-import type { Storage, StorageEvent } from '../../../storage/interface.js';
-import { decode, type ObjectEvent, type ObjectListOptions, type ObjectListResult, type ObjectStorage, type ObjectWatch, type Predicate, type TryUpdate, type UpdateOptions } from '../generic/object-storage.js';
+import type {
+  ObjectEvent,
+  ObjectListOptions,
+  ObjectListResult,
+  ObjectStorage,
+  ObjectWatch,
+  ObjectWatchOptions,
+  Predicate,
+  TryUpdate,
+  UpdateOptions,
+} from '../generic/object-storage.js';
 import type { ObjectStore } from '../generic/object-store.js';
 import { EventQueue } from './event-queue.js';
+import { newStorageListerWatcher, type KeyedObject } from './storage-lister-watcher.js';
+import { WatchCache, type CachedChange } from './watch-cache.js';
 
-/** A change as the cache records it: both states, so each watcher can apply its own predicate. */
-interface CachedEvent {
-  readonly key: string;
-  readonly revision: number;
-  /** The new state; undefined for a deletion. */
-  readonly object: KubeObject | undefined;
-  /** The state before; undefined for a creation. For a deletion, with resourceVersion = the deletion's revision. */
-  readonly prevObject: KubeObject | undefined;
+export interface CacherOptions {
+  /** How long changes are kept for watches to resume from (default 75 s, as upstream). */
+  readonly historyMs?: number;
+  /** At most this many changes are kept, whatever their age (default 100 × 1024, upstream's bound). */
+  readonly maxEvents?: number;
+  /** How many events one watcher may lag behind before it is ended (default 1024). */
+  readonly watcherCapacity?: number;
+  /** How often a watcher that asked for bookmarks gets one (default 60 s, as upstream). */
+  readonly bookmarkIntervalMs?: number;
+  /** How long a read waits for the cache to catch up with storage before storage answers it (default 3 s, as upstream). */
+  readonly freshnessTimeoutMs?: number;
+  /** Until storage has answered a progress request in time, a read waits only this long for one (default 250 ms). */
+  readonly progressProbeMs?: number;
+  readonly onError?: (message: string, error: unknown) => void;
+  /** The clock of the history (tests pass their own). */
+  readonly now?: () => number;
 }
 
 interface CacheWatcher {
   readonly start: string;
   readonly predicate: Predicate | undefined;
   readonly fromRevision: number;
+  readonly bookmarks: boolean;
   readonly queue: EventQueue<ObjectEvent>;
-}
-
-export interface CacherOptions {
-  /** How many recent events a watch can be resumed from (upstream sizes its buffer dynamically; 10,000 here). */
-  readonly capacity?: number;
-  /** How many events one watcher may lag behind before it is ended. */
-  readonly watcherCapacity?: number;
-  readonly onError?: (message: string, error: unknown) => void;
+  /** The revision of the last event or bookmark queued. */
+  sent: number;
 }
 
 export class Cacher implements ObjectStore {
-  private readonly objects = new Map<string, KubeObject>();
-  private sortedKeys: string[] | undefined;
-  private revision = 0;
-  private events: CachedEvent[] = [];
+  private readonly cache: WatchCache;
+  private readonly reflector: Reflector<KeyedObject>;
   private readonly watchers = new Set<CacheWatcher>();
-  private started: Promise<void> | undefined;
-  private stopped = false;
-  private storageWatch: { cancel(): void } | undefined;
-  private readonly capacity: number;
+  private started = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Whether storage answered progress requests in time (undefined: not asked yet). */
+  private progressWorks: boolean | undefined;
+  /** After a freshness wait times out, reads behind the cache go straight to storage until then. */
+  private slowProgressUntil = 0;
   private readonly watcherCapacity: number;
+  private readonly freshnessTimeoutMs: number;
 
   constructor(
     private readonly backing: ObjectStorage,
     private readonly prefix: string,
     private readonly options: CacherOptions = {},
   ) {
-    this.capacity = options.capacity ?? 10_000;
-    this.watcherCapacity = options.watcherCapacity ?? 100_000;
+    this.watcherCapacity = options.watcherCapacity ?? 1024;
+    this.freshnessTimeoutMs = options.freshnessTimeoutMs ?? 3000;
+    this.cache = new WatchCache(
+      {
+        historyMs: options.historyMs ?? 75_000,
+        maxEvents: Math.max(1, options.maxEvents ?? 100 * 1024),
+        now: options.now ?? Date.now,
+      },
+      {
+        onChange: (change) => {
+          for (const watcher of this.watchers) deliver(watcher, change);
+        },
+        onReplace: () => this.endWatchers(),
+      },
+    );
+    this.reflector = new Reflector(newStorageListerWatcher(backing.storage, prefix), this.cache, {
+      name: prefix,
+      ...(options.onError !== undefined ? { onError: options.onError } : {}),
+    });
   }
 
-  private get storage(): Storage {
-    return this.backing.storage;
+  /** How many watchers the cache feeds (for tests and the benchmark). */
+  get watcherCount(): number {
+    return this.watchers.size;
   }
 
   // ---- writes and point reads go to storage
@@ -100,30 +150,19 @@ export class Cacher implements ObjectStore {
   // ---- lists and watches come from memory
 
   async list(prefix: string, options: ObjectListOptions = {}): Promise<ObjectListResult> {
-    const paged = (options.limit !== undefined && options.limit > 0) || options.continueKey !== undefined;
-    if (options.revision !== undefined || paged || !prefix.startsWith(this.prefix)) {
-      // An exact revision or a page of a paged list: storage keeps the snapshot.
+    if (options.revision !== undefined || options.continueKey !== undefined || !prefix.startsWith(this.prefix)) {
+      // An exact revision, or a later page: storage keeps that snapshot.
       return this.backing.list(prefix, options);
     }
-    await this.ensureStarted();
-    const current = await this.storage.currentRevision();
-    if (this.revision < current) {
-      // The cache has not seen revision `current` yet: either an event under
-      // its prefix is still on its way, or the newer writes were to other
-      // resources and nothing tells the cache so (storage sends no progress
-      // notifications yet). Either way storage has the consistent answer.
-      return this.backing.list(prefix, options);
-    }
-    const items: KubeObject[] = [];
-    const predicate = options.predicate;
-    for (const key of this.keysFrom(prefix)) {
-      const object = this.objects.get(key)!;
-      if (predicate === undefined || predicate(object)) items.push(object);
-    }
-    return { items, revision: this.revision };
+    const needed = options.notOlderThan ?? (await this.backing.currentRevision());
+    if (!(await this.ready(needed))) return this.backing.list(prefix, options);
+    return this.cache.list(prefix, {
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      ...(options.predicate !== undefined ? { predicate: options.predicate } : {}),
+    });
   }
 
-  watch(prefix: string, fromRevision: number, predicate?: Predicate): ObjectWatch {
+  watch(prefix: string, fromRevision: number, predicate?: Predicate, options: ObjectWatchOptions = {}): ObjectWatch {
     let inner: ObjectWatch | undefined;
     let cancelled = false;
     const self = this;
@@ -133,9 +172,9 @@ export class Cacher implements ObjectStore {
         inner?.cancel();
       },
       async *[Symbol.asyncIterator]() {
-        await self.ensureStarted();
+        const ready = prefix.startsWith(self.prefix) && (await self.ready(fromRevision));
         if (cancelled) return;
-        inner = self.openWatch(prefix, fromRevision, predicate);
+        inner = ready ? self.openWatch(prefix, fromRevision, predicate, options.bookmarks === true) : self.backing.watch(prefix, fromRevision, predicate, options);
         yield* inner;
       },
     };
@@ -147,34 +186,71 @@ export class Cacher implements ObjectStore {
    * For admission checks, which upstream also answers from an informer.
    */
   async cached(key: string): Promise<KubeObject | undefined> {
-    await this.ensureStarted();
-    return this.objects.get(key);
+    // Not listed yet (storage down?): undefined after the timeout, and the caller asks storage.
+    if (!(await this.ready(0))) return undefined;
+    return this.cache.get(key);
   }
 
   /** Stop the storage watch and end every watcher. */
   stop(): void {
-    this.stopped = true;
-    this.storageWatch?.cancel();
-    for (const w of this.watchers) w.queue.end();
-    this.watchers.clear();
+    this.reflector.stop();
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.endWatchers();
   }
 
-  private openWatch(prefix: string, fromRevision: number, predicate: Predicate | undefined): ObjectWatch {
-    const oldest = this.events[0]?.revision ?? this.revision + 1;
-    // Events after fromRevision must all be in the window (or still to come).
-    if (fromRevision < oldest - 1 && fromRevision < this.revision) {
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.reflector.start();
+    // One timer per cache: bookmarks to the watchers that asked, and the history's expiry.
+    this.timer = setInterval(() => this.tick(), this.options.bookmarkIntervalMs ?? 60_000);
+    this.timer.unref();
+  }
+
+  /**
+   * Whether the cache can answer for revision `needed`: it has listed, and has
+   * seen `needed` (asking storage for progress and waiting when it has not).
+   */
+  private async ready(needed: number): Promise<boolean> {
+    this.start();
+    if (!this.reflector.hasSynced) {
+      const synced = await Promise.race([this.reflector.synced.then(() => true), delay(this.freshnessTimeoutMs, false)]);
+      if (!synced) return false;
+    }
+    if (this.cache.revision >= needed) return true;
+    if (this.progressWorks === false && Date.now() < this.slowProgressUntil) return false;
+    this.reflector.requestProgress();
+    // Until progress has been seen to work, wait only briefly: an etcd with its
+    // default progress-notify interval (10 minutes) would otherwise cost every
+    // such read the whole timeout.
+    const wait = this.progressWorks === true ? this.freshnessTimeoutMs : Math.min(this.freshnessTimeoutMs, this.options.progressProbeMs ?? 250);
+    if (await this.cache.waitUntilFresh(needed, wait)) {
+      this.progressWorks = true;
+      return true;
+    }
+    // Progress is slow: for a while, reads the cache is behind on go to storage at once.
+    this.progressWorks = false;
+    this.slowProgressUntil = Date.now() + 60_000;
+    return false;
+  }
+
+  private openWatch(prefix: string, fromRevision: number, predicate: Predicate | undefined, bookmarks: boolean): ObjectWatch {
+    if (fromRevision < this.cache.history.oldestRevision) {
+      // Older than the history: only storage can say whether it still has those changes.
       return this.backing.watch(prefix, fromRevision, predicate);
     }
+    // Replay and register in one synchronous step: no change can slip between them.
+    // The replay may exceed the lag a watcher is allowed (it is held by the history anyway).
+    const replay = [...this.cache.history.after(fromRevision)];
     const watcher: CacheWatcher = {
       start: prefix,
       predicate,
       fromRevision,
-      queue: new EventQueue<ObjectEvent>(this.watcherCapacity, () => this.watchers.delete(watcher)),
+      bookmarks,
+      queue: new EventQueue<ObjectEvent>(this.watcherCapacity + replay.length, () => this.watchers.delete(watcher)),
+      sent: fromRevision,
     };
-    // Replay and register in one synchronous step: no event can slip between them.
-    for (const event of this.events) {
-      if (event.revision > fromRevision) deliver(watcher, event);
-    }
+    for (const change of replay) deliver(watcher, change);
     this.watchers.add(watcher);
     return {
       cancel: () => watcher.queue.end(),
@@ -188,113 +264,45 @@ export class Cacher implements ObjectStore {
     };
   }
 
-  private keysFrom(prefix: string): string[] {
-    if (this.sortedKeys === undefined) {
-      // Keys are compared as UTF-8 bytes, as storage orders them.
-      this.sortedKeys = [...this.objects.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  private tick(): void {
+    this.cache.history.expire();
+    const revision = this.cache.revision;
+    for (const watcher of this.watchers) {
+      // Also when nothing changed: the bookmark then tells the client the watch is alive.
+      if (!watcher.bookmarks || revision < watcher.sent) continue;
+      watcher.sent = revision;
+      watcher.queue.push({ type: 'BOOKMARK', object: { metadata: { resourceVersion: String(revision) } } as KubeObject, revision });
     }
-    const keys = this.sortedKeys;
-    if (prefix === this.prefix) return keys;
-    return keys.filter((k) => k.startsWith(prefix));
   }
 
-  private ensureStarted(): Promise<void> {
-    this.started ??= this.run();
-    return this.started;
+  private endWatchers(): void {
+    const all = [...this.watchers];
+    this.watchers.clear();
+    for (const w of all) w.queue.end();
   }
-
-  /** List, then follow the storage watch; resolves once the first list is in. */
-  private run(): Promise<void> {
-    return new Promise<void>((resolveStarted, rejectStarted) => {
-      let first = true;
-      const loop = async (): Promise<void> => {
-        while (!this.stopped) {
-          try {
-            const revision = await this.relist();
-            if (first) {
-              first = false;
-              resolveStarted();
-            }
-            await this.follow(revision);
-          } catch (e: unknown) {
-            if (first) {
-              // The first list failed: let callers see the error, and try again on the next call.
-              this.started = undefined;
-              rejectStarted(e);
-              return;
-            }
-            this.options.onError?.(`watch cache of ${this.prefix} restarts`, e);
-          }
-          for (const w of this.watchers) w.queue.end();
-          this.watchers.clear();
-          if (!this.stopped) await new Promise((r) => setTimeout(r, 100));
-        }
-      };
-      void loop();
-    });
-  }
-
-  private async relist(): Promise<number> {
-    const fresh = new Map<string, KubeObject>();
-    let page = await this.storage.list(this.prefix, { limit: 5000 });
-    const revision = page.revision;
-    for (;;) {
-      for (const kv of page.items) fresh.set(kv.key, decode(kv));
-      const last = page.items.at(-1);
-      if (!page.more || last === undefined) break;
-      page = await this.storage.list(this.prefix, { limit: 5000, revision, continueFrom: last.key });
-    }
-    this.objects.clear();
-    for (const [k, v] of fresh) this.objects.set(k, v);
-    this.sortedKeys = undefined;
-    this.events = [];
-    this.revision = revision;
-    return revision;
-  }
-
-  private async follow(fromRevision: number): Promise<void> {
-    const watch = this.storage.watch(this.prefix, fromRevision);
-    this.storageWatch = watch;
-    for await (const event of watch) this.apply(event);
-  }
-
-  private apply(event: StorageEvent): void {
-    let cached: CachedEvent;
-    if (event.type === 'PUT') {
-      const object = decode(event.kv);
-      const prev = this.objects.get(event.kv.key);
-      if (prev === undefined) this.sortedKeys = undefined;
-      this.objects.set(event.kv.key, object);
-      cached = { key: event.kv.key, revision: event.kv.modRevision, object, prevObject: prev };
-    } else {
-      const prev = decode(event.prevKv, event.revision);
-      this.objects.delete(event.key);
-      this.sortedKeys = undefined;
-      cached = { key: event.key, revision: event.revision, object: undefined, prevObject: prev };
-    }
-    this.events.push(cached);
-    if (this.events.length > this.capacity * 1.25) this.events = this.events.slice(this.events.length - this.capacity);
-    this.revision = cached.revision;
-    for (const watcher of this.watchers) deliver(watcher, cached);
-  }
-
 }
 
-/** The event as this watcher sees it: its key range and predicate decide ADDED, MODIFIED or DELETED. */
-function deliver(watcher: CacheWatcher, event: CachedEvent): void {
-  if (event.revision <= watcher.fromRevision || !event.key.startsWith(watcher.start)) return;
+/** The change as this watcher sees it: its key range and predicate decide ADDED, MODIFIED or DELETED. */
+function deliver(watcher: CacheWatcher, change: CachedChange): void {
+  if (change.revision <= watcher.fromRevision || !change.key.startsWith(watcher.start)) return;
   const p = watcher.predicate;
-  const now = event.object !== undefined && (p === undefined || p(event.object));
-  const before = event.prevObject !== undefined && (p === undefined || p(event.prevObject));
-  if (event.object === undefined) {
-    if (before) watcher.queue.push({ type: 'DELETED', object: event.prevObject!, revision: event.revision });
-    return;
-  }
-  if (now) {
-    watcher.queue.push({ type: before ? 'MODIFIED' : 'ADDED', object: event.object, revision: event.revision });
+  const now = change.object !== undefined && (p === undefined || p(change.object));
+  const before = change.prevObject !== undefined && (p === undefined || p(change.prevObject));
+  let event: ObjectEvent | undefined;
+  if (change.object === undefined) {
+    if (before) event = { type: 'DELETED', object: change.prevObject!, revision: change.revision };
+  } else if (now) {
+    event = { type: before ? 'MODIFIED' : 'ADDED', object: change.object, revision: change.revision };
   } else if (before) {
     // It left the selector: for this watcher it is gone.
-    const gone = { ...event.prevObject!, metadata: { ...event.prevObject!.metadata, resourceVersion: String(event.revision) } };
-    watcher.queue.push({ type: 'DELETED', object: gone, revision: event.revision });
+    const gone = { ...change.prevObject!, metadata: { ...change.prevObject!.metadata, resourceVersion: String(change.revision) } };
+    event = { type: 'DELETED', object: gone, revision: change.revision };
   }
+  if (event === undefined) return;
+  watcher.sent = change.revision;
+  watcher.queue.push(event);
+}
+
+function delay<T>(ms: number, value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(() => resolve(value), ms).unref());
 }

@@ -15,7 +15,8 @@ import type { ObjectStore } from './object-store.js';
 /** Decides whether an object belongs in a list or watch (label and field selectors). */
 export type Predicate = (object: KubeObject) => boolean;
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+/** BOOKMARK only from the watch cache, to watchers that asked for bookmarks: its object carries just metadata.resourceVersion. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
 export interface ObjectEvent {
   readonly type: WatchEventType;
@@ -30,7 +31,14 @@ export interface ObjectWatch extends AsyncIterable<ObjectEvent> {
 }
 
 export interface ObjectListOptions {
+  /** Read at exactly this revision. */
   readonly revision?: number;
+  /**
+   * Any state at least this recent will do (resourceVersion=0 is 0;
+   * resourceVersionMatch=NotOlderThan): the watch cache answers from memory.
+   * Without revision or notOlderThan, the list is consistent (current).
+   */
+  readonly notOlderThan?: number;
   readonly limit?: number;
   /** Continue after this key (from the previous page). */
   readonly continueKey?: string;
@@ -42,6 +50,11 @@ export interface ObjectListResult {
   readonly revision: number;
   /** The last key returned, when more items remain. */
   readonly continueKey?: string;
+}
+
+export interface ObjectWatchOptions {
+  /** The watcher takes BOOKMARK events (allowWatchBookmarks): the watch cache sends them periodically. */
+  readonly bookmarks?: boolean;
 }
 
 export interface UpdateOptions {
@@ -160,7 +173,7 @@ export class ObjectStorage implements ObjectStore {
   }
 
   /** Watch objects under the prefix after `fromRevision`; with a predicate, objects leaving it are DELETED. */
-  watch(prefix: string, fromRevision: number, predicate?: Predicate): ObjectWatch {
+  watch(prefix: string, fromRevision: number, predicate?: Predicate, _options?: ObjectWatchOptions): ObjectWatch {
     const watch = this.storage.watch(prefix, fromRevision);
     return new FilteredWatch(watch, predicate);
   }
@@ -183,6 +196,7 @@ class FilteredWatch implements ObjectWatch {
   async *[Symbol.asyncIterator](): AsyncIterator<ObjectEvent> {
     try {
       for await (const event of this.watch) {
+        if (event.type === 'PROGRESS') continue; // never requested here
         const mapped = toObjectEvent(event, this.predicate);
         if (mapped !== undefined) yield mapped;
       }

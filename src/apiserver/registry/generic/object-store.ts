@@ -5,7 +5,7 @@
  * serves lists and watches from memory.
  */
 import type { KubeObject } from '../../../machinery/meta.js';
-import type { ObjectListOptions, ObjectListResult, ObjectWatch, Predicate, TryUpdate, UpdateOptions } from './object-storage.js';
+import type { ObjectListOptions, ObjectListResult, ObjectWatch, ObjectWatchOptions, Predicate, TryUpdate, UpdateOptions } from './object-storage.js';
 
 export interface ObjectStore {
   create(key: string, object: KubeObject): Promise<KubeObject>;
@@ -13,6 +13,6 @@ export interface ObjectStore {
   list(prefix: string, options?: ObjectListOptions): Promise<ObjectListResult>;
   guaranteedUpdate(key: string, tryUpdate: TryUpdate, options?: UpdateOptions): Promise<{ object: KubeObject; created: boolean }>;
   delete(key: string, check?: (current: KubeObject) => void): Promise<KubeObject>;
-  watch(prefix: string, fromRevision: number, predicate?: Predicate): ObjectWatch;
+  watch(prefix: string, fromRevision: number, predicate?: Predicate, options?: ObjectWatchOptions): ObjectWatch;
   currentRevision(): Promise<number>;
 }

@@ -127,11 +127,12 @@ export class GenericStore {
 
   async list(namespace: string | undefined, params: ListParams = {}): Promise<KubeList> {
     const prefix = this.prefix(namespace);
-    const { revision, afterKey } = await this.listStart(prefix, params);
+    const { revision, afterKey, notOlderThan } = await this.listStart(prefix, params);
     let result;
     try {
       result = await this.storage.list(prefix, {
         ...(revision !== undefined ? { revision } : {}),
+        ...(notOlderThan !== undefined ? { notOlderThan } : {}),
         ...(params.limit !== undefined ? { limit: params.limit } : {}),
         ...(afterKey !== undefined ? { continueKey: afterKey } : {}),
         ...(params.predicate !== undefined ? { predicate: this.storedPredicate(params.predicate)! } : {}),
@@ -158,7 +159,7 @@ export class GenericStore {
     };
   }
 
-  private async listStart(prefix: string, params: ListParams): Promise<{ revision?: number; afterKey?: string }> {
+  private async listStart(prefix: string, params: ListParams): Promise<{ revision?: number; afterKey?: string; notOlderThan?: number }> {
     const rv = params.resourceVersion;
     const match = params.resourceVersionMatch;
     if (match !== undefined && match !== '' && (rv === undefined || rv === '')) {
@@ -174,7 +175,7 @@ export class GenericStore {
     }
     if (rv === undefined || rv === '' || rv === '0') {
       if (match === 'Exact') throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
-      return {};
+      return rv === '0' ? { notOlderThan: 0 } : {};
     }
     const revision = parseResourceVersion(rv);
     const exact = match === 'Exact' || ((match === undefined || match === '') && params.limit !== undefined && params.limit > 0);
@@ -182,7 +183,7 @@ export class GenericStore {
     // NotOlderThan: the current state is never older than a revision already issued.
     const current = await this.translate('', () => this.storage.currentRevision());
     if (revision > current) throw tooLargeResourceVersion(revision, current);
-    return {};
+    return { notOlderThan: revision };
   }
 
   async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
@@ -324,18 +325,22 @@ export class GenericStore {
   }
 
   /** Watch from `resourceVersion`; "" or "0" starts with the current state as ADDED events. */
-  async watch(namespace: string | undefined, params: { resourceVersion?: string; predicate?: Predicate }): Promise<StoreWatch> {
+  async watch(namespace: string | undefined, params: { resourceVersion?: string; predicate?: Predicate; allowWatchBookmarks?: boolean }): Promise<StoreWatch> {
     const prefix = this.prefix(namespace);
     const rv = params.resourceVersion;
     const fix = (o: KubeObject): KubeObject => this.withTypeMeta(o);
     const predicate = this.storedPredicate(params.predicate);
+    // A bookmark carries only metadata.resourceVersion: typed, never converted.
+    const bookmark = (o: KubeObject): KubeObject => ({ apiVersion: this.apiVersion(), kind: this.resource.kind, metadata: o.metadata });
+    const options = { bookmarks: params.allowWatchBookmarks === true };
     if (rv === undefined || rv === '' || rv === '0') {
-      const list = await this.translate('', () => this.storage.list(prefix, predicate !== undefined ? { predicate } : {}));
-      const watch = this.storage.watch(prefix, list.revision, predicate);
-      return newStoreWatch(list.items.map(fix), list.revision, watch, fix);
+      const listOptions = { ...(predicate !== undefined ? { predicate } : {}), ...(rv === '0' ? { notOlderThan: 0 } : {}) };
+      const list = await this.translate('', () => this.storage.list(prefix, listOptions));
+      const watch = this.storage.watch(prefix, list.revision, predicate, options);
+      return newStoreWatch(list.items.map(fix), list.revision, watch, fix, bookmark);
     }
     const revision = parseResourceVersion(rv);
-    return newStoreWatch([], revision, this.storage.watch(prefix, revision, predicate), fix);
+    return newStoreWatch([], revision, this.storage.watch(prefix, revision, predicate, options), fix, bookmark);
   }
 
   // ---- helpers
@@ -577,14 +582,20 @@ export interface StoreWatch extends AsyncIterable<ObjectEvent> {
   cancel(): void;
 }
 
-function newStoreWatch(items: KubeObject[], revision: number, watch: ObjectWatch, fix: (o: KubeObject) => KubeObject): StoreWatch {
+function newStoreWatch(
+  items: KubeObject[],
+  revision: number,
+  watch: ObjectWatch,
+  fix: (o: KubeObject) => KubeObject,
+  bookmark: (o: KubeObject) => KubeObject,
+): StoreWatch {
   return {
     initialEvents: items.length,
     startRevision: revision,
     cancel: () => watch.cancel(),
     async *[Symbol.asyncIterator]() {
       for (const object of items) yield { type: 'ADDED', object, revision };
-      for await (const event of watch) yield { ...event, object: fix(event.object) };
+      for await (const event of watch) yield { ...event, object: event.type === 'BOOKMARK' ? bookmark(event.object) : fix(event.object) };
     },
   };
 }

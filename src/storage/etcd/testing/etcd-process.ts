@@ -87,6 +87,8 @@ async function startOnce(options: StartEtcdOptions): Promise<EtcdProcess> {
     `--initial-cluster-token=k8ts-${randomBytes(4).toString('hex')}`,
     '--logger=zap',
     '--log-level=warn',
+    // Progress notifications answer StorageWatch.requestProgress (etcd's default is 10 minutes).
+    '--experimental-watch-progress-notify-interval=100ms',
     ...(options.extraArgs ?? []),
   ];
   // Our own ETCD_* variables would override the flags above.
