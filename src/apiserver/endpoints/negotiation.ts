@@ -69,12 +69,13 @@ export function negotiateOutput(accept: string | undefined, options: { transform
   throw notAcceptable(SERVED_MEDIA_TYPES);
 }
 
-export type BodyType = 'json' | 'yaml' | 'json-patch' | 'merge-patch';
+export type BodyType = 'json' | 'yaml' | 'json-patch' | 'merge-patch' | 'apply';
 
 const CREATE_TYPES: Record<string, BodyType> = { 'application/json': 'json', 'application/yaml': 'yaml' };
 const PATCH_TYPES: Record<string, BodyType> = {
   'application/json-patch+json': 'json-patch',
   'application/merge-patch+json': 'merge-patch',
+  'application/apply-patch+yaml': 'apply',
 };
 
 /** How to read a request body; 415 for anything we do not read. */

@@ -12,6 +12,9 @@ import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest, notFound, StatusError } from '../../machinery/status.js';
 import { writeObject } from '../server/response.js';
 import { decodeDocument, readBody } from './body.js';
+import { trackWrite } from '../fieldmanager/for-resource.js';
+import { parseManagerOptions } from '../fieldmanager/request-options.js';
+import { handleApplyPatch } from './apply-patch.js';
 import { asKubeObject } from './decode-object.js';
 import { addWarnings, parseFieldValidationParam, patchBodyStrictErrors, validatePatchedFields } from './field-validation.js';
 import { mergePatch } from './merge-patch.js';
@@ -25,6 +28,8 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
   const dryRun = parseDryRun(ctx.query);
   const body = await readBody(ctx.req);
   const directive = parseFieldValidationParam(ctx.query, 'PatchOptions');
+  const managerOptions = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'PatchOptions', { apply: type === 'apply' });
+  if (type === 'apply') return handleApplyPatch(ctx, t, { body, format, dryRun, directive, options: managerOptions });
   const patch = decodeDocument(body, 'json');
   if (type !== 'json-patch' && type !== 'merge-patch') throw badRequest(`unsupported patch type ${type}`);
   const expected = t.subresource?.kind ?? t.resource;
@@ -42,7 +47,7 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
       const patched = type === 'json-patch' ? applyJsonPatch(current, patch as jsonpatch.Operation[]) : mergePatch(current, patch);
       const validated = validatePatchedFields(patched, expected, directive, patchErrors);
       warnings = validated.warnings;
-      return asKubeObject(validated.value, expected);
+      return trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, current, asKubeObject(validated.value, expected), managerOptions.manager);
     },
     { dryRun, allowCreate: false },
   );
