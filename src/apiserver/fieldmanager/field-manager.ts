@@ -6,7 +6,7 @@
  * with conflicts on fields other managers own with a different value, unless
  * forced.
  */
-import { FieldSet, fieldElement, type JsonValue } from './field-set.js';
+import { FieldSet, fieldElement, goJson, type JsonValue } from './field-set.js';
 import { ApplyConflicts, type Conflict } from './conflicts.js';
 import {
   decodeManagedFields,
@@ -20,7 +20,7 @@ import {
   type ManagedEntry,
 } from './managed-fields.js';
 import type { Atom, TypeRef, TypeSchema } from './schema.js';
-import { compare, ensureNamedFieldsAreMembers, equalValues, merge, removeItems, toFieldSet } from './typed.js';
+import { compare, ensureNamedFieldsAreMembers, equalValues, merge, removeItems, toFieldSet, validateConfiguration } from './typed.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -106,6 +106,7 @@ export class FieldManager {
       throw new ApplyInputError('metadata.managedFields must be nil');
     }
     const { schema, type } = this.config;
+    validateConfiguration(schema, applied, type);
     const id = identity(manager, 'Apply', apiVersion, this.config.subresource);
     const key = identityKey(id);
     const merged = (merge(schema, liveObject, applied, type) ?? {}) as JsonObject;
@@ -120,6 +121,7 @@ export class FieldManager {
     const entry = managed.get(key);
     if (entry !== undefined && changed) managed.set(key, { ...entry, time: this.now() });
     const result = changed ? next : liveObject;
+    if (manager === 'kubectl') syncLastApplied(result, applied);
     setManagedFields(result, managed);
     return result;
   }
@@ -221,6 +223,34 @@ export class FieldManager {
     else managed.set(key, { ...entry, set });
   }
 }
+
+export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * kubectl's server-side apply keeps an existing client-side apply annotation
+ * in step with what it applied (upstream's lastAppliedUpdater), so that a
+ * later client-side apply computes its patch from the right configuration.
+ */
+function syncLastApplied(object: JsonObject, applied: JsonObject): void {
+  const annotations = metadataOf(object).annotations;
+  if (!isObject(annotations) || annotations[LAST_APPLIED] === undefined) return;
+  const config = structuredClone(applied);
+  const configAnnotations = metadataOf(config).annotations;
+  if (isObject(configAnnotations)) delete configAnnotations[LAST_APPLIED];
+  annotations[LAST_APPLIED] = `${sortedJson(config)}\n`;
+}
+
+/** JSON with object keys sorted, as Go encodes a map. */
+function sortedJson(v: JsonValue): string {
+  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
+  if (isObject(v)) {
+    const keys = Object.keys(v).sort();
+    return `{${keys.map((k) => `${goJsonString(k)}:${sortedJson(v[k]!)}`).join(',')}}`;
+  }
+  return typeof v === 'string' ? goJsonString(v) : JSON.stringify(v);
+}
+
+const goJsonString = (s: string): string => goJson(s);
 
 /** A configuration upstream rejects with 400 BadRequest. */
 export class ApplyInputError extends Error {}

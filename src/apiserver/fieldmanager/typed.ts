@@ -4,7 +4,7 @@
  * modified, removed fields), the merge of an applied configuration into a
  * live object, and the removal of a set of fields from a value.
  */
-import { FieldSet, fieldElement, keyElement, serializeElement, type JsonValue, type Path, type PathElement } from './field-set.js';
+import { FieldSet, fieldElement, keyElement, pathString, serializeElement, type JsonValue, type Path, type PathElement } from './field-set.js';
 import type { Atom, ListType, MapType, TypeRef, TypeSchema } from './schema.js';
 
 type JsonObject = { [key: string]: JsonValue };
@@ -385,4 +385,48 @@ export function ensureNamedFieldsAreMembers(schema: TypeSchema, set: FieldSet, t
     }
   }
   return out;
+}
+
+// ---- the checks of an applied configuration
+
+/**
+ * Throws what upstream's typed conversion of an apply configuration reports:
+ * fields the schema does not declare, list items without their keys, and
+ * duplicate keys (`.spec.foo: field not declared in schema`).
+ */
+export function validateConfiguration(schema: TypeSchema, value: JsonValue, type: TypeRef): void {
+  const errors: string[] = [];
+  const walk = (v: JsonValue, t: TypeRef, path: Path): void => {
+    const atom = schema.resolve(t);
+    const kind = deduce(atom, v);
+    if (kind === 'list' && isList(v)) {
+      const list = atom.list!;
+      if (list.relationship === 'atomic') return;
+      const seen = new Set<string>();
+      v.forEach((item, i) => {
+        let e: PathElement;
+        try {
+          e = listItemElement(schema, list, item);
+        } catch (err: unknown) {
+          errors.push(`${pathString(path)}: element ${i}: ${err instanceof Error ? err.message : String(err)}`);
+          return;
+        }
+        const k = serializeElement(e);
+        if (seen.has(k)) errors.push(`${pathString(path)}: duplicate entries for key ${pathString([e])}`);
+        seen.add(k);
+        walk(item, list.element, [...path, e]);
+      });
+    } else if (kind === 'map' && isMap(v)) {
+      const map = atom.map!;
+      for (const [k, child] of Object.entries(v)) {
+        const p = [...path, fieldElement(k)];
+        const ft = fieldType(map, k);
+        if (ft === undefined) errors.push(`${pathString(p)}: field not declared in schema`);
+        else walk(child, ft, p);
+      }
+    }
+  };
+  walk(value, type, []);
+  if (errors.length === 1) throw new TypedError(errors[0]);
+  if (errors.length > 1) throw new TypedError(['errors:', ...errors.map((e) => `  ${e}`)].join('\n'));
 }
