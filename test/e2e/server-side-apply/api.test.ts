@@ -1,0 +1,171 @@
+/**
+ * Server-side apply and managedFields over plain HTTP and through
+ * @kubernetes/client-node: status codes and Status bodies of every error
+ * path, apply creating (201) and updating (200), dry run, the manager taken
+ * from the User-Agent, a status subresource entry, and clearing managedFields.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import * as k8s from '@kubernetes/client-node';
+import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import { ApiClient, serverUrlOf } from '../testing/api-client.js';
+
+interface Status {
+  kind: string;
+  reason: string;
+  code: number;
+  message: string;
+  details?: { causes?: { field?: string; reason?: string; message?: string }[] };
+}
+
+interface Entry {
+  manager: string;
+  operation: string;
+  apiVersion: string;
+  fieldsV1: Record<string, unknown>;
+  subresource?: string;
+}
+
+interface Obj {
+  metadata: { name: string; resourceVersion?: string; managedFields?: Entry[]; uid?: string };
+  data?: Record<string, string>;
+  status?: Record<string, unknown>;
+}
+
+const CM = '/api/v1/namespaces/default/configmaps';
+const APPLY = { 'content-type': 'application/apply-patch+yaml' };
+
+describe('server-side apply over HTTP', () => {
+  let cluster: TestCluster;
+  let api: ApiClient;
+
+  before(async () => {
+    cluster = await startCluster('ssa-api');
+    api = new ApiClient(serverUrlOf(cluster.kubeconfig), join(cluster.workDir, 'data', 'pki'));
+  });
+  after(async () => {
+    api?.close();
+    await cluster?.stop();
+  });
+
+  const apply = (name: string, body: string, query = 'fieldManager=tester', headers: Record<string, string> = {}) =>
+    api.request('PATCH', `${CM}/${name}?${query}`, { body, headers: { ...APPLY, ...headers } });
+  const get = async (name: string): Promise<Obj> => (await api.request('GET', `${CM}/${name}`)).json<Obj>();
+
+  it('creates with 201, then updates with 200, from YAML or JSON', async () => {
+    const created = await apply('a1', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a1\ndata:\n  k: v\n');
+    assert.equal(created.status, 201, created.text);
+    const again = await apply('a1', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a1' }, data: { k: 'w' } }));
+    assert.equal(again.status, 200, again.text);
+    const o = again.json<Obj>();
+    assert.deepEqual(o.data, { k: 'w' });
+    assert.deepEqual(o.metadata.managedFields?.map((e) => [e.manager, e.operation]), [['tester', 'Apply']]);
+  });
+
+  it('a dry-run apply answers the result and stores nothing', async () => {
+    const r = await apply('dry', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dry\n', 'fieldManager=tester&dryRun=All');
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await api.request('GET', `${CM}/dry`)).status, 404);
+  });
+
+  it('answers a conflict with 409 and one FieldManagerConflict cause per field', async () => {
+    const created = await api.request('POST', `${CM}?fieldManager=creator`, { body: JSON.stringify({ metadata: { name: 'c1' }, data: { p: '1', q: '2' } }) });
+    assert.equal(created.status, 201, created.text);
+    const r = await apply('c1', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c1\ndata:\n  p: "9"\n  q: "8"\n');
+    assert.equal(r.status, 409);
+    const s = r.json<Status>();
+    assert.equal(s.reason, 'Conflict');
+    assert.equal(s.message, 'Apply failed with 2 conflicts: conflicts with "creator" using v1:\n- .data.p\n- .data.q');
+    assert.deepEqual(s.details?.causes, [
+      { reason: 'FieldManagerConflict', message: 'conflict with "creator" using v1', field: '.data.p' },
+      { reason: 'FieldManagerConflict', message: 'conflict with "creator" using v1', field: '.data.q' },
+    ]);
+    const forced = await apply('c1', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c1\ndata:\n  p: "9"\n', 'fieldManager=tester&force=true');
+    assert.equal(forced.status, 200, forced.text);
+    assert.deepEqual(forced.json<Obj>().data, { p: '9', q: '2' });
+  });
+
+  it('rejects bad options and bad configurations with upstream Status errors', async () => {
+    const cases: Array<[Promise<{ status: number; text: string }>, number, string, string]> = [
+      [apply('e1', 'apiVersion: v1\nkind: ConfigMap\n', ''), 422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch'],
+      [
+        api.request('PATCH', `${CM}/a1?force=true`, { body: '{}', headers: { 'content-type': 'application/merge-patch+json' } }),
+        422,
+        'Invalid',
+        'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+      ],
+      [
+        api.request('POST', `${CM}?fieldManager=${'m'.repeat(129)}`, { body: JSON.stringify({ metadata: { name: 'long' } }) }),
+        422,
+        'Invalid',
+        'CreateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes',
+      ],
+      [
+        api.request('PUT', `${CM}/a1?fieldManager=a%07b`, { body: JSON.stringify({ metadata: { name: 'a1' } }) }),
+        422,
+        'Invalid',
+        'UpdateOptions.meta.k8s.io "" is invalid: fieldManager: Invalid value: "a\\ab": invalid character U+0007 (at position 1)',
+      ],
+      [apply('e2', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: e2\n'), 400, 'BadRequest', 'invalid object type: /v1, Kind=Secret'],
+      [apply('e3', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e3\n  managedFields: []\n'), 400, 'BadRequest', 'metadata.managedFields must be nil'],
+      [apply('e4', '- a\n- b\n'), 400, 'BadRequest', 'error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}'],
+      [
+        apply('e5', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e5\nspec: {}\n'),
+        500,
+        'InternalError',
+        'failed to create typed patch object (default/e5; /v1, Kind=ConfigMap): .spec: field not declared in schema',
+      ],
+    ];
+    for (const [request, code, reason, message] of cases) {
+      const r = await request;
+      assert.equal(r.status, code, r.text);
+      const s = JSON.parse(r.text) as Status;
+      assert.equal(s.kind, 'Status');
+      assert.equal(s.reason, reason);
+      assert.equal(s.message, message);
+    }
+    for (const name of ['e1', 'e2', 'e3', 'e4', 'e5', 'long']) assert.equal((await api.request('GET', `${CM}/${name}`)).status, 404, name);
+  });
+
+  it('names the manager after the User-Agent when the request gives none', async () => {
+    const r = await api.request('POST', CM, { body: JSON.stringify({ metadata: { name: 'ua' }, data: { a: '1' } }), headers: { 'user-agent': 'my-controller/v1.2 (linux/amd64)' } });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.json<Obj>().metadata.managedFields?.map((e) => [e.manager, e.operation, e.apiVersion]), [['my-controller', 'Update', 'v1']]);
+  });
+
+  it('records a status write under the status subresource', async () => {
+    const ns = await api.request('POST', '/api/v1/namespaces?fieldManager=creator', { body: JSON.stringify({ metadata: { name: 'ssa-status' } }) });
+    assert.equal(ns.status, 201, ns.text);
+    const patched = await api.request('PATCH', '/api/v1/namespaces/ssa-status/status?fieldManager=status-writer', {
+      body: JSON.stringify({ status: { conditions: [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'False' }] } }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const entry = patched.json<Obj>().metadata.managedFields?.find((e) => e.manager === 'status-writer');
+    assert.equal(entry?.subresource, 'status');
+    assert.equal(entry?.operation, 'Update');
+  });
+
+  it('clears managedFields when an update sends [{}], and keeps them when it sends none', async () => {
+    const before = await get('a1');
+    const kept = await api.request('PUT', `${CM}/a1?fieldManager=editor`, { body: JSON.stringify({ metadata: { name: 'a1' }, data: { k: 'w', n: '1' } }) });
+    assert.equal(kept.status, 200, kept.text);
+    assert.deepEqual(kept.json<Obj>().metadata.managedFields?.map((e) => e.manager), ['tester', 'editor']);
+    assert.ok(before.metadata.managedFields !== undefined);
+    const cleared = await api.request('PATCH', `${CM}/a1`, { body: JSON.stringify({ metadata: { managedFields: [{}] } }), headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.equal(cleared.json<Obj>().metadata.managedFields, undefined);
+  });
+
+  it('applies through @kubernetes/client-node', async () => {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(cluster.kubeconfig);
+    const objects = k8s.KubernetesObjectApi.makeApiClient(kc);
+    const spec = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-client-node', namespace: 'default' }, data: { a: '1' } };
+    await objects.patch(spec, undefined, undefined, 'client-node', false, k8s.PatchStrategy.ServerSideApply);
+    const applied: k8s.V1ConfigMap = await objects.patch<k8s.V1ConfigMap>({ ...spec, data: { b: '2' } }, undefined, undefined, 'client-node', false, k8s.PatchStrategy.ServerSideApply);
+    assert.deepEqual(applied.data, { b: '2' });
+    assert.deepEqual(applied.metadata?.managedFields?.map((e) => [e.manager, e.operation]), [['client-node', 'Apply']]);
+  });
+});
