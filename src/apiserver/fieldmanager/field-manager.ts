@@ -63,7 +63,7 @@ export class FieldManager {
    * UpdateNoErrors: should tracking fail, the live object's entries stay.
    */
   update(live: JsonObject | undefined, next: JsonObject, manager: string): JsonObject {
-    const result = structuredClone(next);
+    const result = withOwnMetadata(next);
     const meta = metadataOf(result);
     try {
       let managed = this.managedForUpdate(live, next);
@@ -154,9 +154,9 @@ export class FieldManager {
   /** Record an Update by `manager` from `live` to `next` (upstream's managedFieldsUpdater, stripMeta and capManagers). */
   private trackUpdate(live: JsonObject, next: JsonObject, managed: Managed, manager: string): Managed {
     const { apiVersion, subresource } = this.config;
-    const liveCopy = structuredClone(live);
+    const liveCopy = withOwnMetadata(live);
     delete metadataOf(liveCopy).managedFields;
-    const nextCopy = structuredClone(next);
+    const nextCopy = withOwnMetadata(next);
     delete metadataOf(nextCopy).managedFields;
     const comparison = this.updateOwners(liveCopy, nextCopy, managed, SELF, true);
     const own = comparison.modified.union(comparison.added).recursiveDifference(this.config.resetFields).difference(STRIPPED);
@@ -295,6 +295,11 @@ export function capUpdateManagers(managed: Managed, max = MAX_UPDATE_MANAGERS): 
 
 function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A shallow copy whose metadata object is its own (the walks below never mutate anything else). */
+function withOwnMetadata(o: JsonObject): JsonObject {
+  return isObject(o.metadata) ? { ...o, metadata: { ...o.metadata } } : { ...o };
 }
 
 function metadataOf(o: JsonObject): JsonObject {

@@ -105,6 +105,7 @@ export function compareElements(a: PathElement, b: PathElement): number {
 
 /** JSON as Go's encoding/json writes it (HTML characters and line separators escaped). */
 export function goJson(value: JsonValue): string {
+  if (typeof value === 'string' && /^[\w .:/@+=,-]*$/.test(value)) return `"${value}"`;
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 }
 
