@@ -171,6 +171,16 @@ describe('FieldManager.apply', () => {
     );
   });
 
+  it('lets kubectl take over the fields client-side apply set, as its annotation still describes them', () => {
+    const annotation = `${JSON.stringify(cm({ a: '1' }))}\n`;
+    const live = stored(configMaps.update(undefined, cm({ a: '1', b: '2' }, { annotations: { [LAST_APPLIED]: annotation } }), 'kubectl-client-side-apply'));
+    // .data.a is described by the annotation: no conflict for kubectl; .data.b is not.
+    assert.deepEqual(configMaps.apply(live, cm({ a: '9' }), 'kubectl', false).data, { a: '9', b: '2' });
+    assert.throws(() => configMaps.apply(live, cm({ a: '9', b: '8' }), 'kubectl', false), /Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: \.data\.b/);
+    // Another manager gets every conflict.
+    assert.throws(() => configMaps.apply(live, cm({ a: '9' }), 'other', false), /conflict with "kubectl-client-side-apply" using v1: \.data\.a/);
+  });
+
   it('keeps a client-side apply annotation in step when kubectl applies', () => {
     const live = stored(configMaps.update(undefined, cm({ a: '1' }, { annotations: { [LAST_APPLIED]: '{"old":true}\n' } }), 'kubectl-client-side-apply'));
     const o = configMaps.apply(live, cm({ a: '2' }), 'kubectl', true);

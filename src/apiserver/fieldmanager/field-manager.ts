@@ -86,6 +86,39 @@ export class FieldManager {
    * Throws ApplyConflicts, or a BadRequestError for an invalid configuration.
    */
   apply(live: JsonObject | undefined, applied: JsonObject, manager: string, force: boolean): JsonObject {
+    try {
+      return this.applyOnce(live, applied, manager, force);
+    } catch (e: unknown) {
+      // kubectl taking over from client-side apply (upstream's lastAppliedManager):
+      // the fields its last-applied annotation still describes are no conflict.
+      if (!(e instanceof ApplyConflicts) || manager !== 'kubectl' || live === undefined) throw e;
+      const allowed = this.allowedByLastApplied(live);
+      if (allowed === undefined) throw e;
+      const remaining = e.conflicts.filter((c) => !allowed.has(c.path));
+      if (remaining.length > 0) throw new ApplyConflicts(remaining);
+      return this.applyOnce(live, applied, manager, true);
+    }
+  }
+
+  /** The fields the live client-side apply annotation sets to the values the object still has. */
+  private allowedByLastApplied(live: JsonObject): FieldSet | undefined {
+    const annotations = metadataOf(structuredClone(live)).annotations;
+    const text = isObject(annotations) ? annotations[LAST_APPLIED] : undefined;
+    if (typeof text !== 'string' || text === '') return undefined;
+    const { schema, type, apiVersion } = this.config;
+    try {
+      const lastApplied = JSON.parse(text) as JsonValue;
+      if (!isObject(lastApplied) || lastApplied.apiVersion !== apiVersion) return undefined;
+      const liveObject = withOwnMetadata(live);
+      delete metadataOf(liveObject).managedFields;
+      const c = compare(schema, lastApplied, liveObject, type);
+      return toFieldSet(schema, lastApplied, type).difference(c.modified).difference(c.added).difference(c.removed);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private applyOnce(live: JsonObject | undefined, applied: JsonObject, manager: string, force: boolean): JsonObject {
     const { apiVersion, kind } = this.config;
     if (applied.apiVersion !== apiVersion || applied.kind !== kind) {
       throw new ApplyInputError(`invalid object type: ${gvkString(applied.apiVersion, applied.kind)}`);

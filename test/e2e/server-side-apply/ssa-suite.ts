@@ -117,13 +117,19 @@ export function serverSideApplySuite(version: KubectlVersion): void {
       assert.deepEqual(applier?.fieldsV1, { 'f:data': { 'f:a': {}, 'f:c': {} } });
     });
 
-    it('conflicts with the fields of client-side apply', async () => {
+    it('conflicts with the fields of client-side apply for another manager; kubectl itself takes them over', async () => {
       await writeFile(file('csa.yaml'), configMap({ key: 'one' }, 'ssa-csa'));
       await kubectl.ok('apply', '-f', file('csa.yaml'));
       await writeFile(file('csa.yaml'), configMap({ key: 'two' }, 'ssa-csa'));
-      const r = await kubectl('apply', '--server-side', '-f', file('csa.yaml'));
+      const r = await kubectl('apply', '--server-side', '--field-manager', 'my-applier', '-f', file('csa.yaml'));
       assert.notEqual(r.code, 0);
       assert.match(r.stderr, /Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: \.data\.key/);
+      // kubectl's own server-side apply upgrades from client-side apply without a conflict.
+      await kubectl.ok('apply', '--server-side', '-f', file('csa.yaml'));
+      const cm = await getJson('configmap', 'ssa-csa');
+      assert.equal(cm.data?.key, 'two');
+      const lastApplied = JSON.parse(cm.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'] ?? '{}') as Obj;
+      assert.deepEqual(lastApplied.data, { key: 'two' });
     });
 
     it('diffs through a server-side dry-run apply without changing the object', async () => {
