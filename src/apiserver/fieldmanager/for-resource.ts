@@ -13,16 +13,17 @@ type JsonObject = { [key: string]: JsonValue };
 const cache = new Map<string, FieldManager | undefined>();
 
 /**
- * The field manager of a resource or subresource; undefined for a
- * subresource that reads and writes another kind (scale), whose
- * managedFields upstream translates and k8ts leaves as they are.
+ * The field manager of a resource or subresource. Entries always describe
+ * the resource's own kind: a write through `scale` is recorded on the
+ * parent's paths (`.spec.replicas`) with subresource "scale", as upstream's
+ * scale handler records it. Undefined for other subresources of another kind.
  */
 export function fieldManagerFor(resource: ResourceInfo, subresource: SubresourceInfo | undefined): FieldManager | undefined {
   const key = `${resource.group}/${resource.version}/${resource.resource}/${subresource?.name ?? ''}`;
   if (cache.has(key)) return cache.get(key);
   let manager: FieldManager | undefined;
   const sameKind = subresource === undefined || (subresource.kind.kind === resource.kind && subresource.kind.group === resource.group);
-  if (sameKind) {
+  if (sameKind || subresource?.name === 'scale') {
     const apiVersion = resource.group === '' ? resource.version : `${resource.group}/${resource.version}`;
     const schema = builtinTypeSchema();
     manager = new FieldManager({

@@ -165,5 +165,19 @@ export function serverSideApplySuite(version: KubectlVersion): void {
       const containers = (((applier?.fieldsV1['f:spec'] as Record<string, unknown>)['f:template'] as Record<string, unknown>)['f:spec'] as Record<string, unknown>)['f:containers'];
       assert.deepEqual(containers, { 'k:{"name":"web"}': { '.': {}, 'f:image': {}, 'f:name': {} } });
     });
+
+    it('records kubectl scale under the scale subresource, on the deployment\'s own paths', async () => {
+      await kubectl.ok('scale', 'deployment', 'ssa-web', '--replicas=3');
+      const d = await getJson('deployment', 'ssa-web', '--show-managed-fields');
+      const scaler = d.metadata.managedFields?.find((e) => e.subresource === 'scale');
+      assert.ok(scaler !== undefined, JSON.stringify(d.metadata.managedFields));
+      assert.match(scaler.manager, /^kubectl/);
+      assert.equal(scaler.operation, 'Update');
+      assert.equal(scaler.apiVersion, 'apps/v1');
+      assert.deepEqual(scaler.fieldsV1, { 'f:spec': { 'f:replicas': {} } });
+      // The applier set replicas too: it no longer owns them.
+      const applier = d.metadata.managedFields?.find((e) => e.manager === 'kubectl' && e.operation === 'Apply');
+      assert.equal((applier?.fieldsV1['f:spec'] as Record<string, unknown>)['f:replicas'], undefined);
+    });
   });
 }
