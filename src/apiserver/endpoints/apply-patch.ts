@@ -5,7 +5,6 @@
  * loop; an absent object is created. Conflicts are a 409 naming each field
  * and its manager, unless `force=true`.
  */
-import { parse as parseYaml } from 'yaml';
 import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest, internalError, StatusError } from '../../machinery/status.js';
 import { ApplyConflicts, conflictError } from '../fieldmanager/conflicts.js';
@@ -17,7 +16,8 @@ import type { JsonValue } from '../fieldmanager/field-set.js';
 import { writeObject } from '../server/response.js';
 import type { RequestContext } from '../server/context.js';
 import { asKubeObject } from './decode-object.js';
-import { addWarnings, decodeStrictDocument, type FieldValidationDirective } from './field-validation.js';
+import { addWarnings, type FieldValidationDirective } from './field-validation.js';
+import { decodeYamlStrict } from './strict-json.js';
 import type { OutputFormat } from './negotiation.js';
 import type { Target } from './target.js';
 
@@ -32,10 +32,11 @@ export interface ApplyRequest {
 }
 
 export async function handleApplyPatch(ctx: RequestContext, t: Target, request: ApplyRequest): Promise<void> {
-  const applied = decodeApplyConfiguration(request.body);
+  const { applied, duplicates } = decodeApplyConfiguration(request.body);
   const fm = fieldManagerFor(t.resource, t.subresource);
   if (fm === undefined) throw new StatusError({ code: 415, reason: 'UnsupportedMediaType', message: `apply is not supported on the ${t.subresource?.name ?? ''} subresource` });
   const expected = t.subresource?.kind ?? t.resource;
+  let warnings: string[] = [];
   const { object, created } = await t.store.update(
     t.namespace,
     t.name,
@@ -46,42 +47,46 @@ export async function handleApplyPatch(ctx: RequestContext, t: Target, request: 
       } catch (e: unknown) {
         throw applyError(e, t, applied);
       }
+      warnings = strictWarnings(request.directive, duplicates);
       return asKubeObject(result, expected) as KubeObject;
     },
     { dryRun: request.dryRun, allowCreate: true },
   );
-  addWarnings(ctx, strictWarnings(request));
+  addWarnings(ctx, warnings);
   writeObject(ctx, created ? 201 : 200, object, request.format);
 }
 
-/** The configuration as upstream's YAML decoder reads it into a map. */
-function decodeApplyConfiguration(body: Buffer): JsonObject {
-  let value: unknown;
+/**
+ * The configuration as upstream's YAML decoder reads it into a map (the last
+ * of duplicate keys wins), with goyaml's report of the duplicates.
+ */
+function decodeApplyConfiguration(body: Buffer): { applied: JsonObject; duplicates: string | undefined } {
+  const text = body.toString('utf8');
+  if (text.trim() === '') return { applied: {}, duplicates: undefined };
+  let decoded: { value: unknown; duplicateKeyError: string | undefined };
   try {
-    value = parseYaml(body.toString('utf8'), { version: '1.1', merge: true }) as unknown;
+    decoded = decodeYamlStrict(text);
   } catch (e: unknown) {
-    throw badRequest(`error decoding YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    if (e instanceof StatusError) throw badRequest(e.message.replace(/^error decoding the request body as YAML: /, 'error decoding YAML: '));
+    throw e;
   }
-  if (value === null || value === undefined) return {};
+  const value = decoded.value;
+  if (value === null || value === undefined) return { applied: {}, duplicates: decoded.duplicateKeyError };
   if (!isPlainObject(value)) {
     const what = Array.isArray(value) ? 'array' : typeof value;
     throw badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${what} into Go value of type map[string]interface {}`);
   }
-  return value as JsonObject;
+  return { applied: value as JsonObject, duplicates: decoded.duplicateKeyError };
 }
 
-/** Duplicate keys: 400 under Strict, a warning under Warn (checked after the apply, as upstream does). */
-function strictWarnings(request: ApplyRequest): string[] {
-  if (request.directive === 'Ignore') return [];
-  let duplicate: string | undefined;
-  try {
-    duplicate = decodeStrictDocument(request.body, 'yaml').yamlError;
-  } catch {
-    return [];
-  }
-  if (duplicate === undefined) return [];
-  if (request.directive === 'Strict') throw badRequest(`error strict decoding YAML: ${duplicate}`);
-  return [duplicate];
+/**
+ * Duplicate keys, checked after the merge (before storage) as upstream does: a 400 under
+ * Strict, one warning per duplicate under Warn (the default).
+ */
+function strictWarnings(directive: FieldValidationDirective, duplicates: string | undefined): string[] {
+  if (directive === 'Ignore' || duplicates === undefined) return [];
+  if (directive === 'Strict') throw badRequest(`error strict decoding YAML: error converting YAML to JSON: ${duplicates}`);
+  return duplicates.split('\n').slice(1).map((line) => line.trim());
 }
 
 function applyError(e: unknown, t: Target, applied: JsonObject): unknown {

@@ -128,6 +128,21 @@ describe('server-side apply over HTTP', () => {
     for (const name of ['e1', 'e2', 'e3', 'e4', 'e5', 'long']) assert.equal((await api.request('GET', `${CM}/${name}`)).status, 404, name);
   });
 
+  it('reports duplicate keys: 400 under Strict (nothing stored), warnings by default', async () => {
+    const body = '{"apiVersion": "v1", "kind": "ConfigMap",\n "metadata": {"name": "dup"},\n "data": {"a": "1",\n "a": "2"}}';
+    const strict = await apply('dup', body, 'fieldManager=tester&fieldValidation=Strict');
+    assert.equal(strict.status, 400, strict.text);
+    assert.equal(strict.json<Status>().message, 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 4: key "a" already set in map');
+    assert.equal((await api.request('GET', `${CM}/dup`)).status, 404);
+    const warned = await apply('dup', body);
+    assert.equal(warned.status, 201, warned.text);
+    assert.equal(String(warned.headers.warning), '299 - "line 4: key \\"a\\" already set in map"');
+    assert.deepEqual(warned.json<Obj>().data, { a: '2' });
+    const empty = await apply('dup', '');
+    assert.equal(empty.status, 400);
+    assert.equal(empty.json<Status>().message, 'invalid object type: /, Kind=');
+  });
+
   it('names the manager after the User-Agent when the request gives none', async () => {
     const r = await api.request('POST', CM, { body: JSON.stringify({ metadata: { name: 'ua' }, data: { a: '1' } }), headers: { 'user-agent': 'my-controller/v1.2 (linux/amd64)' } });
     assert.equal(r.status, 201, r.text);
