@@ -162,6 +162,32 @@ describe('server-side apply over HTTP', () => {
     assert.equal(entry?.operation, 'Update');
   });
 
+  it('applies to the status subresource, recorded as an Apply entry of that subresource', async () => {
+    const r = await api.request('PATCH', '/api/v1/namespaces/ssa-status/status?fieldManager=status-applier&force=true', {
+      body: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ssa-status\nstatus:\n  conditions:\n  - type: NamespaceContentRemaining\n    status: "False"\n',
+      headers: APPLY,
+    });
+    assert.equal(r.status, 200, r.text);
+    const entry = r.json<Obj>().metadata.managedFields?.find((e) => e.manager === 'status-applier');
+    assert.deepEqual([entry?.operation, entry?.subresource], ['Apply', 'status']);
+    assert.deepEqual(entry?.fieldsV1, { 'f:status': { 'f:conditions': { 'k:{"type":"NamespaceContentRemaining"}': { '.': {}, 'f:status': {}, 'f:type': {} } } } });
+  });
+
+  it('keys service ports by port and the defaulted protocol', async () => {
+    const svc = (targetPort: number): string =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: ssa-svc\nspec:\n  selector:\n    app: x\n  ports:\n  - port: 80\n    targetPort: ${targetPort}\n`;
+    const path = '/api/v1/namespaces/default/services/ssa-svc?fieldManager=tester';
+    assert.equal((await api.request('PATCH', path, { body: svc(8080), headers: APPLY })).status, 201);
+    const r = await api.request('PATCH', path, { body: svc(9090), headers: APPLY });
+    assert.equal(r.status, 200, r.text);
+    const o = r.json<Obj & { spec: { ports: Array<{ port: number; protocol: string; targetPort: number }> } }>();
+    assert.deepEqual(o.spec.ports.map((p) => [p.port, p.protocol, p.targetPort]), [[80, 'TCP', 9090]]);
+    const applier = o.metadata.managedFields?.find((e) => e.manager === 'tester');
+    assert.deepEqual((applier?.fieldsV1['f:spec'] as Record<string, unknown>)['f:ports'], {
+      'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:port': {}, 'f:targetPort': {} },
+    });
+  });
+
   it('clears managedFields when an update sends [{}], and keeps them when it sends none', async () => {
     const before = await get('a1');
     const kept = await api.request('PUT', `${CM}/a1?fieldManager=editor`, { body: JSON.stringify({ metadata: { name: 'a1' }, data: { k: 'w', n: '1' } }) });
