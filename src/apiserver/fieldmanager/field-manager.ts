@@ -65,12 +65,13 @@ export class FieldManager {
   update(live: JsonObject | undefined, next: JsonObject, manager: string): JsonObject {
     const result = withOwnMetadata(next);
     const meta = metadataOf(result);
+    const order = keyOrder(next, live);
     try {
       let managed = this.managedForUpdate(live, next);
       delete meta.managedFields;
       if (managed.size === 0 && live !== undefined && hasUid(live)) return result; // untracked objects stay untracked
       managed = this.trackUpdate(live ?? {}, result, managed, manager);
-      setManagedFields(result, managed);
+      setManagedFields(result, managed, order);
     } catch (e: unknown) {
       if (!(e instanceof ManagedFieldsError) && !(e instanceof Error)) throw e;
       const liveEntries = live === undefined ? undefined : metadataOf(live).managedFields;
@@ -124,6 +125,7 @@ export class FieldManager {
       throw new ApplyInputError(`invalid object type: ${gvkString(applied.apiVersion, applied.kind)}`);
     }
     const liveObject = structuredClone(live ?? {});
+    const order = keyOrder(liveObject, undefined);
     let managed: Managed;
     try {
       managed = decodeManagedFields(metadataOf(liveObject).managedFields);
@@ -155,7 +157,7 @@ export class FieldManager {
     if (entry !== undefined && changed) managed.set(key, { ...entry, time: this.now() });
     const result = changed ? next : liveObject;
     if (manager === 'kubectl') syncLastApplied(result, applied);
-    setManagedFields(result, managed);
+    setManagedFields(result, managed, order);
     return result;
   }
 
@@ -345,11 +347,28 @@ function hasUid(o: JsonObject): boolean {
   return typeof uid === 'string' && uid !== '';
 }
 
-function setManagedFields(o: JsonObject, managed: Managed): void {
+/**
+ * Write the entries back where metadata had them (`order`: its keys as they
+ * were), so that an unchanged object encodes to the same bytes and the
+ * store skips the write, as upstream's does.
+ */
+function setManagedFields(o: JsonObject, managed: Managed, order: readonly string[] = []): void {
   const meta = metadataOf(o);
   const entries = encodeManagedFields(managed);
   if (entries === undefined) delete meta.managedFields;
   else meta.managedFields = entries as unknown as JsonValue;
+  if (!order.includes('managedFields')) return;
+  const ordered: JsonObject = {};
+  for (const k of order) if (k in meta) ordered[k] = meta[k]!;
+  for (const [k, v] of Object.entries(meta)) if (!(k in ordered)) ordered[k] = v;
+  o.metadata = ordered;
+}
+
+/** The metadata keys of the request's object, or of the live one when the request sends no managedFields. */
+function keyOrder(primary: JsonObject, fallback: JsonObject | undefined): string[] {
+  const keys = isObject(primary.metadata) ? Object.keys(primary.metadata) : [];
+  if (keys.includes('managedFields') || fallback === undefined || !isObject(fallback.metadata)) return keys;
+  return Object.keys(fallback.metadata);
 }
 
 /** Null fields mean "unset" for built-in kinds (Go's decoder leaves them at their zero value). */

@@ -63,6 +63,20 @@ describe('server-side apply over HTTP', () => {
     assert.deepEqual(o.metadata.managedFields?.map((e) => [e.manager, e.operation]), [['tester', 'Apply']]);
   });
 
+  it('re-applying the same configuration writes nothing (the resourceVersion stays)', async () => {
+    const config = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: same\n  labels:\n    l: v\ndata:\n  k: v\n';
+    const first = await apply('same', config);
+    assert.equal(first.status, 201, first.text);
+    const second = await apply('same', config);
+    assert.equal(second.status, 200, second.text);
+    assert.equal(second.json<Obj>().metadata.resourceVersion, first.json<Obj>().metadata.resourceVersion);
+    // Nor does a PUT of the object as read.
+    const read = await api.request('GET', `${CM}/same`);
+    const put = await api.request('PUT', `${CM}/same?fieldManager=editor`, { body: read.text });
+    assert.equal(put.status, 200, put.text);
+    assert.equal(put.json<Obj>().metadata.resourceVersion, first.json<Obj>().metadata.resourceVersion);
+  });
+
   it('a dry-run apply answers the result and stores nothing', async () => {
     const r = await apply('dry', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dry\n', 'fieldManager=tester&dryRun=All');
     assert.equal(r.status, 200, r.text);
