@@ -101,6 +101,15 @@ describe('FieldManager.update', () => {
     assert.deepEqual(entry?.fieldsV1, { 'f:status': { 'f:replicas': {} } });
   });
 
+  it('keeps the live entries when tracking fails (upstream\'s UpdateNoErrors)', () => {
+    const pods = manager('', 'v1', 'Pod');
+    const pod = (containers: JsonValue): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers } });
+    const created = stored(pods.update(undefined, pod([{ name: 'a', image: 'x' }]), 'creator'));
+    // A container that is not an object cannot be tracked: the write keeps the entries it had.
+    const o = pods.update(created, { ...pod(['y']), metadata: { name: 'p', uid: 'uid-1' } }, 'other');
+    assert.deepEqual(entries(o), entries(created));
+  });
+
   it('does not start tracking an existing object that has no managedFields', () => {
     const o = configMaps.update(cm({ a: '1' }, { uid: 'u' }), cm({ a: '2' }, { uid: 'u' }), 'm');
     assert.equal((o.metadata as Obj).managedFields, undefined);
@@ -185,6 +194,11 @@ describe('FieldManager.apply', () => {
     const live = stored(configMaps.update(undefined, cm({ a: '1' }, { annotations: { [LAST_APPLIED]: '{"old":true}\n' } }), 'kubectl-client-side-apply'));
     const o = configMaps.apply(live, cm({ a: '2' }), 'kubectl', true);
     assert.equal(((o.metadata as Obj).annotations as Obj)[LAST_APPLIED], '{"apiVersion":"v1","data":{"a":"2"},"kind":"ConfigMap","metadata":{"name":"c","namespace":"default"}}\n');
+  });
+
+  it('fails an apply over managedFields it cannot read', () => {
+    const live = cm({ a: '1' }, { uid: 'u', managedFields: [{ manager: 'x', operation: 'Patch', apiVersion: 'v1', fieldsType: 'FieldsV1' }] });
+    assert.throws(() => configMaps.apply(live, cm({ a: '2' }), 'kubectl', false), /^Error: failed to decode managed fields: operation must be `Apply` or `Update`$/);
   });
 
   it('round-trips its entries through decodeManagedFields', () => {

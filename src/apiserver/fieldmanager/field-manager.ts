@@ -72,8 +72,8 @@ export class FieldManager {
       if (managed.size === 0 && live !== undefined && hasUid(live)) return result; // untracked objects stay untracked
       managed = this.trackUpdate(live ?? {}, result, managed, manager);
       setManagedFields(result, managed, order);
-    } catch (e: unknown) {
-      if (!(e instanceof ManagedFieldsError) && !(e instanceof Error)) throw e;
+    } catch {
+      // Upstream's UpdateNoErrors: a write never fails for its bookkeeping.
       const liveEntries = live === undefined ? undefined : metadataOf(live).managedFields;
       if (liveEntries === undefined) delete meta.managedFields;
       else meta.managedFields = structuredClone(liveEntries);
@@ -402,7 +402,7 @@ export function withValueStructs(schema: TypeSchema, value: JsonObject, type: Ty
     const isValue = ref.named !== undefined && VALUE_STRUCT.test(ref.named) && ref.mapRelationship === undefined && schema.resolve(ref).map?.relationship !== 'atomic';
     if (current === undefined && isValue) out[name] = withValueStructs(schema, {}, ref, depth + 1);
     else if (isObject(current) && isValue) out[name] = withValueStructs(schema, current, ref, depth + 1);
-    else if (current === undefined && map.required.has(name)) out[name] = null;
+    else if (current === undefined && map.required.has(name) && schema.resolve(ref).scalar !== true) out[name] = null; // a nil slice or map
     else if (Array.isArray(current)) {
       const element = schema.resolve(ref).list?.element;
       if (element !== undefined) out[name] = current.map((item) => (isObject(item) ? withValueStructs(schema, item, element, depth + 1) : item));

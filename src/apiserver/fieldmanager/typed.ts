@@ -268,7 +268,7 @@ function mergeLists(schema: TypeSchema, list: ListType, l: JsonValue[], r: JsonV
   const rByKey = new Map<string, JsonValue>();
   rPEs.forEach((e, i) => {
     const k = serializeElement(e);
-    if (rByKey.has(k)) throw new TypedError(`duplicate entries for key ${keyText(e)}`);
+    if (rByKey.has(k)) throw new TypedError(`duplicate entries for key ${pathString([e])}`);
     rByKey.set(k, r[i]!);
   });
   const lByKey = new Map<string, JsonValue | undefined>();
@@ -324,10 +324,6 @@ function mergeLists(schema: TypeSchema, list: ListType, l: JsonValue[], r: JsonV
     }
   }
   return out;
-}
-
-function keyText(e: PathElement): string {
-  return serializeElement(e);
 }
 
 // ---- removal of a set of fields

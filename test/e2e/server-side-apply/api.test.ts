@@ -139,7 +139,10 @@ describe('server-side apply over HTTP', () => {
       assert.equal(s.reason, reason);
       assert.equal(s.message, message);
     }
-    for (const name of ['e1', 'e2', 'e3', 'e4', 'e5', 'long']) assert.equal((await api.request('GET', `${CM}/${name}`)).status, 404, name);
+    const malformed = await apply('e6', 'data: [\n');
+    assert.equal(malformed.status, 400, malformed.text);
+    assert.match(malformed.json<Status>().message, /^error decoding YAML: /);
+    for (const name of ['e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'long']) assert.equal((await api.request('GET', `${CM}/${name}`)).status, 404, name);
   });
 
   it('reports duplicate keys: 400 under Strict (nothing stored), warnings by default', async () => {
