@@ -14,7 +14,6 @@ import {
   identity,
   identityKey,
   isResetRequest,
-  ManagedFieldsError,
   nowTime,
   type Managed,
   type ManagedEntry,

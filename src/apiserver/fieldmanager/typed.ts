@@ -280,7 +280,7 @@ function mergeLists(schema: TypeSchema, list: ListType, l: JsonValue[], r: JsonV
   let nextShared: PathElement | undefined = shared.shift();
   const merged = new Set<string>();
   const out: JsonValue[] = [];
-  const emit = (e: PathElement, lv: JsonValue | undefined, rv: JsonValue | undefined): void => {
+  const emit = (lv: JsonValue | undefined, rv: JsonValue | undefined): void => {
     const v = merge(schema, lv, rv, list.element);
     if (v !== undefined) out.push(v);
   };
@@ -292,7 +292,7 @@ function mergeLists(schema: TypeSchema, list: ListType, l: JsonValue[], r: JsonV
       if (sameElement(pe, rPEs[ri]!)) {
         const k = serializeElement(pe);
         merged.add(k);
-        emit(pe, lByKey.get(k), rByKey.get(k));
+        emit(lByKey.get(k), rByKey.get(k));
         li++;
         ri++;
         nextShared = shared.shift();
@@ -307,7 +307,7 @@ function mergeLists(schema: TypeSchema, list: ListType, l: JsonValue[], r: JsonV
       const pe = lPEs[li]!;
       const k = serializeElement(pe);
       if (!rByKey.has(k)) {
-        emit(pe, l[li], undefined);
+        emit(l[li], undefined);
         li++;
         continue;
       } else if (merged.has(k)) {
@@ -318,7 +318,7 @@ function mergeLists(schema: TypeSchema, list: ListType, l: JsonValue[], r: JsonV
       const pe = rPEs[ri]!;
       const k = serializeElement(pe);
       merged.add(k);
-      emit(pe, lByKey.get(k), rByKey.get(k));
+      emit(lByKey.get(k), rByKey.get(k));
       ri++;
       if (nextShared !== undefined && sameElement(nextShared, pe)) nextShared = shared.shift();
     }
