@@ -4,12 +4,15 @@ import { negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
 import type { VerbHandler } from './target.js';
 import { badRequest } from '../../machinery/status.js';
+import { trackWrite } from '../fieldmanager/for-resource.js';
+import { parseManagerOptions } from '../fieldmanager/request-options.js';
 
 /** POST to a collection: create an object. */
 export const handleCreate: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const dryRun = parseDryRun(ctx.query);
-  const object = await readObject(ctx, t.resource, 'CreateOptions');
+  const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'CreateOptions');
+  const object = trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, undefined, await readObject(ctx, t.resource, 'CreateOptions'), manager);
   const ns = object.metadata.namespace;
   if (t.resource.namespaced && ns !== undefined && ns !== '' && ns !== t.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');

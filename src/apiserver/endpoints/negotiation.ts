@@ -82,7 +82,7 @@ export function negotiateOutput(accept: string | undefined, options: { transform
   throw notAcceptable(SERVED_MEDIA_TYPES);
 }
 
-export type BodyType = 'json' | 'yaml' | 'protobuf' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
+export type BodyType = 'json' | 'yaml' | 'protobuf' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply';
 
 const CREATE_TYPES: Record<string, BodyType> = { 'application/json': 'json', 'application/yaml': 'yaml', [PROTOBUF_MEDIA_TYPE]: 'protobuf' };
 /** Patch media types in upstream's order (strategic-merge.ts takes the strategic one back for kinds without patch metadata). */
@@ -90,6 +90,7 @@ export const PATCH_TYPES: Readonly<Record<string, BodyType>> = {
   'application/json-patch+json': 'json-patch',
   'application/merge-patch+json': 'merge-patch',
   'application/strategic-merge-patch+json': 'strategic-merge-patch',
+  'application/apply-patch+yaml': 'apply',
 };
 
 /** How to read a request body; 415 for anything we do not read. */

@@ -13,6 +13,9 @@ import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest, notFound, StatusError } from '../../machinery/status.js';
 import { writeObject } from '../server/response.js';
 import { decodeDocument, readBody } from './body.js';
+import { trackWrite } from '../fieldmanager/for-resource.js';
+import { parseManagerOptions } from '../fieldmanager/request-options.js';
+import { handleApplyPatch } from './apply-patch.js';
 import { asKubeObject } from './decode-object.js';
 import { addWarnings, parseFieldValidationParam, patchBodyStrictErrors, validatePatchedFields } from './field-validation.js';
 import { mergePatch } from './merge-patch.js';
@@ -30,6 +33,8 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
   const dryRun = parseDryRun(ctx.query);
   const body = await readBody(ctx.req);
   const directive = parseFieldValidationParam(ctx.query, 'PatchOptions');
+  const managerOptions = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'PatchOptions', { apply: type === 'apply' });
+  if (type === 'apply') return handleApplyPatch(ctx, t, { body, format, dryRun, directive, options: managerOptions });
   const patch = decodeDocument(body, 'json');
   if (type !== 'json-patch' && type !== 'merge-patch' && type !== 'strategic-merge-patch') throw badRequest(`unsupported patch type ${type}`);
   // Warnings of the attempt that wins (the patch applies again after a conflict).
@@ -39,10 +44,12 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
     t.name,
     (current) => {
       if (current === undefined) throw notFound({ group: t.resource.group, resource: t.resource.resource }, t.name);
+      const track = (patched: KubeObject): KubeObject =>
+        trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, current, patched, managerOptions.manager);
       if (type === 'strategic-merge-patch') {
         const smp = strategicMergePatchObject(current, body, patch, expected, directive);
         warnings = smp.warnings;
-        return asKubeObject(smp.value, expected);
+        return track(asKubeObject(smp.value, expected));
       }
       // As upstream, the patch body is checked once the object is found.
       const patchErrors = directive === 'Ignore' ? [] : patchBodyStrictErrors(type, body);
@@ -51,7 +58,7 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
       const patched = type === 'json-patch' ? applyJsonPatch(current, patch as jsonpatch.Operation[]) : mergePatch(current, patch);
       const validated = validatePatchedFields(patched, expected, directive, patchErrors);
       warnings = validated.warnings;
-      return asKubeObject(validated.value, expected);
+      return track(asKubeObject(validated.value, expected));
     },
     { dryRun, allowCreate: false },
   );

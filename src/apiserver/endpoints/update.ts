@@ -1,3 +1,6 @@
+import type { KubeObject } from '../../machinery/meta.js';
+import { trackWrite } from '../fieldmanager/for-resource.js';
+import { parseManagerOptions } from '../fieldmanager/request-options.js';
 import { writeObject } from '../server/response.js';
 import { readObject } from './decode-object.js';
 import { negotiateOutput } from './negotiation.js';
@@ -9,7 +12,9 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const dryRun = parseDryRun(ctx.query);
   const expected = t.subresource?.kind ?? t.resource;
+  const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'UpdateOptions');
   const object = await readObject(ctx, expected, 'UpdateOptions');
-  const { object: stored, created } = await t.store.update(t.namespace, t.name, () => structuredClone(object), { dryRun });
+  const track = { ...t, defaults: (o: KubeObject) => t.store.strategy.defaults(o) };
+  const { object: stored, created } = await t.store.update(t.namespace, t.name, (current) => trackWrite(track, current, object, manager), { dryRun });
   writeObject(ctx, created ? 201 : 200, stored, format);
 };

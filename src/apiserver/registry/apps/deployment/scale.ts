@@ -9,7 +9,7 @@
 import { FieldPath, invalid as invalidField, type FieldError } from '../../../../machinery/field-errors.js';
 import { isPlainObject, type KubeObject } from '../../../../machinery/meta.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../../../machinery/selectors/label-selector.js';
-import { badRequest, conflict, invalid, notFound, StatusError } from '../../../../machinery/status.js';
+import { badRequest, conflict, invalid, notFound, StatusError, unsupportedMediaType } from '../../../../machinery/status.js';
 import { nameIsDNSSubdomain } from '../../../../machinery/validation/names.js';
 import { validateObjectMeta, type ObjectMeta } from '../../../../machinery/validation/object-meta.js';
 import { IS_NEGATIVE_ERROR_MSG } from '../../../../machinery/validation/messages.js';
@@ -22,6 +22,8 @@ import { parseDryRun } from '../../../endpoints/query.js';
 import type { Target, VerbHandler } from '../../../endpoints/target.js';
 import type { RequestContext } from '../../../server/context.js';
 import { writeObject } from '../../../server/response.js';
+import { trackWrite } from '../../../fieldmanager/for-resource.js';
+import { parseManagerOptions } from '../../../fieldmanager/request-options.js';
 
 const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' } as const;
 
@@ -72,12 +74,14 @@ function validateScale(scale: KubeObject): FieldError[] {
  */
 async function writeScale(ctx: RequestContext, t: Target, next: (current: KubeObject) => KubeObject): Promise<KubeObject> {
   const dryRun = parseDryRun(ctx.query);
+  const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], ctx.req.method === 'PATCH' ? 'PatchOptions' : 'UpdateOptions');
   const scaleResource = { group: t.resource.group, resource: `${t.resource.resource}/scale` };
   const { object } = await t.store.update(
     t.namespace,
     t.name,
     (current) => {
       if (current === undefined) throw notFound({ group: t.resource.group, resource: t.resource.resource }, t.name);
+      const live = structuredClone(current);
       const scale = next(scaleOf(current));
       const meta = scale.metadata;
       if (meta.name !== t.name) throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${t.name})`);
@@ -93,7 +97,7 @@ async function writeScale(ctx: RequestContext, t: Target, next: (current: KubeOb
       target.spec = { ...(target.spec ?? {}), replicas: typeof replicas === 'number' ? replicas : 0 };
       if ((meta.resourceVersion ?? '') === '') delete current.metadata.resourceVersion;
       else current.metadata.resourceVersion = meta.resourceVersion;
-      return current;
+      return trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, live, current, manager);
     },
     { dryRun, allowCreate: false },
   );
@@ -116,6 +120,10 @@ const updateScale: VerbHandler = async (ctx, t) => {
 const patchScale: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const type = negotiateInput(ctx.req.headers['content-type'], { patch: true });
+  // Server-side apply of a Scale is not served (yet): the types it reads stay as they were.
+  if (type === 'apply') {
+    throw unsupportedMediaType('application/apply-patch+yaml', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+  }
   const patch = decodeDocument(await readBody(ctx.req), 'json');
   if (type === 'json-patch' && !Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   if (type === 'merge-patch' && !isPlainObject(patch)) throw badRequest('the merge patch must be a JSON object');
@@ -131,6 +139,7 @@ const patchScale: VerbHandler = async (ctx, t) => {
         throw patchError(e instanceof Error ? e.message.split('\n')[0]! : String(e));
       }
     } else {
+      // A Scale has no lists, so a strategic merge patch of it merges as a merge patch does.
       patched = mergePatch(current, patch);
     }
     return asKubeObject(patched, SCALE_KIND);

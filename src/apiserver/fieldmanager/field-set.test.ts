@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compareElements, deserializeElement, FieldSet, FieldsDecodeError, fieldElement, keyElement, pathString, serializeElement, type Path } from './field-set.js';
+
+const f = fieldElement;
+
+describe('field paths', () => {
+  it('serializes elements as FieldsV1 keys', () => {
+    assert.equal(serializeElement(f('spec')), 'f:spec');
+    assert.equal(serializeElement(keyElement([['protocol', 'TCP'], ['containerPort', 80]])), 'k:{"containerPort":80,"protocol":"TCP"}');
+    assert.equal(serializeElement({ value: 'a<b' }), 'v:"a\\u003cb"');
+    assert.equal(serializeElement({ index: 3 }), 'i:3');
+  });
+
+  it('reads FieldsV1 keys back, and skips unknown element types', () => {
+    assert.deepEqual(deserializeElement('k:{"protocol":"TCP","containerPort":80}'), keyElement([['containerPort', 80], ['protocol', 'TCP']]));
+    assert.deepEqual(deserializeElement('v:1'), { value: 1 });
+    assert.deepEqual(deserializeElement('i:2'), { index: 2 });
+    assert.equal(deserializeElement('x:whatever'), undefined);
+    assert.throws(() => deserializeElement('f'), FieldsDecodeError);
+    assert.throws(() => deserializeElement('fx'), /missing colon/);
+    assert.throws(() => deserializeElement('k:{bad'), FieldsDecodeError);
+    assert.throws(() => deserializeElement('i:x'), FieldsDecodeError);
+  });
+
+  it('orders fields before keys before values before indexes', () => {
+    const sorted = [{ index: 0 }, { value: 'a' }, keyElement([['name', 'x']]), f('b'), f('a')].sort(compareElements);
+    assert.deepEqual(sorted.map(serializeElement), ['f:a', 'f:b', 'k:{"name":"x"}', 'v:"a"', 'i:0']);
+    // Numbers sort before strings, as upstream's value order has it.
+    assert.ok(compareElements({ value: 10 }, { value: 'a' }) < 0);
+    assert.ok(compareElements({ value: 2 }, { value: 10 }) < 0);
+  });
+
+  it('prints paths as upstream does in conflict messages', () => {
+    const p: Path = [f('spec'), f('containers'), keyElement([['name', 'web']]), f('ports'), keyElement([['containerPort', 80], ['protocol', 'TCP']])];
+    assert.equal(pathString(p), '.spec.containers[name="web"].ports[containerPort=80,protocol="TCP"]');
+    assert.equal(pathString([f('finalizers'), { value: 'x' }]), '.finalizers[="x"]');
+    assert.equal(pathString([f('args'), { index: 1 }]), '.args[1]');
+  });
+});
+
+describe('FieldSet', () => {
+  const set = FieldSet.of([f('data'), f('b')], [f('data'), f('a')], [f('data')], [f('metadata'), f('labels'), f('x')], [f('apiVersion')]);
+
+  it('encodes FieldsV1 in upstream order, with "." for a node that is itself a member', () => {
+    assert.equal(
+      JSON.stringify(set.toFieldsV1()),
+      '{"f:apiVersion":{},"f:data":{".":{},"f:a":{},"f:b":{}},"f:metadata":{"f:labels":{"f:x":{}}}}',
+    );
+  });
+
+  it('decodes FieldsV1 back to the same set', () => {
+    const decoded = FieldSet.fromFieldsV1(JSON.parse(JSON.stringify(set.toFieldsV1())));
+    assert.ok(decoded.equals(set));
+    assert.ok(FieldSet.fromFieldsV1(undefined).empty());
+    assert.throws(() => FieldSet.fromFieldsV1({ 'f:a': 1 }), FieldsDecodeError);
+  });
+
+  it('iterates members before children', () => {
+    assert.deepEqual(set.list().map(pathString), ['.apiVersion', '.data', '.data.a', '.data.b', '.metadata.labels.x']);
+  });
+
+  it('computes unions, intersections and differences', () => {
+    const other = FieldSet.of([f('data')], [f('spec'), f('x')]);
+    assert.equal(set.union(other).size, 6);
+    assert.deepEqual(set.intersection(other).list().map(pathString), ['.data']);
+    assert.deepEqual(set.difference(other).list().map(pathString), ['.apiVersion', '.data.a', '.data.b', '.metadata.labels.x']);
+    // A recursive difference also drops what lies under a removed path.
+    assert.deepEqual(set.recursiveDifference(other).list().map(pathString), ['.apiVersion', '.metadata.labels.x']);
+    assert.deepEqual(set.withPrefix(f('data')).list().map(pathString), ['.a', '.b']);
+    assert.ok(set.hasChildrenOf([f('metadata')]));
+    assert.ok(!set.hasChildrenOf([f('apiVersion')]));
+  });
+});

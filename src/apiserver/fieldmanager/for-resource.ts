@@ -1,0 +1,70 @@
+/**
+ * The field manager of a served (sub)resource, and the one step every write
+ * handler takes: record in managedFields what the request's manager changed.
+ */
+import type { ResourceInfo, SubresourceInfo } from '../../api/scheme.js';
+import type { KubeObject } from '../../machinery/meta.js';
+import { FieldSet, fieldElement, type JsonValue } from './field-set.js';
+import { FieldManager } from './field-manager.js';
+import { builtinTypeSchema } from './schema.js';
+
+type JsonObject = { [key: string]: JsonValue };
+
+const cache = new Map<string, FieldManager | undefined>();
+
+/**
+ * The field manager of a resource or subresource. Entries always describe
+ * the resource's own kind: a write through `scale` is recorded on the
+ * parent's paths (`.spec.replicas`) with subresource "scale", as upstream's
+ * scale handler records it. Undefined for other subresources of another kind.
+ */
+export function fieldManagerFor(resource: ResourceInfo, subresource: SubresourceInfo | undefined): FieldManager | undefined {
+  const key = `${resource.group}/${resource.version}/${resource.resource}/${subresource?.name ?? ''}`;
+  if (cache.has(key)) return cache.get(key);
+  let manager: FieldManager | undefined;
+  const sameKind = subresource === undefined || (subresource.kind.kind === resource.kind && subresource.kind.group === resource.group);
+  if (sameKind || subresource?.name === 'scale') {
+    const apiVersion = resource.group === '' ? resource.version : `${resource.group}/${resource.version}`;
+    const schema = builtinTypeSchema();
+    manager = new FieldManager({
+      schema,
+      type: schema.typeOfKind(resource.group, resource.version, resource.kind),
+      apiVersion,
+      kind: resource.kind,
+      subresource: subresource?.name ?? '',
+      resetFields: resetFields(resource, subresource),
+    });
+  }
+  cache.set(key, manager);
+  return manager;
+}
+
+/**
+ * What a write through this endpoint may not change, so never owns
+ * (upstream's GetResetFields): the status of a resource that has a status
+ * endpoint, and the spec through that endpoint.
+ */
+function resetFields(resource: ResourceInfo, subresource: SubresourceInfo | undefined): FieldSet {
+  if (subresource?.name === 'status') return FieldSet.of([fieldElement('spec')]);
+  if (subresource === undefined && resource.subresources.some((s) => s.name === 'status')) return FieldSet.of([fieldElement('status')]);
+  return new FieldSet();
+}
+
+/**
+ * The object a create, update or patch stores, with managedFields updated
+ * for `manager` (operation Update). Defaults are filled in first, as
+ * upstream's decoder fills them before the field manager runs, so defaulted
+ * fields belong to the writer too.
+ */
+export function trackWrite(
+  target: { resource: ResourceInfo; subresource: SubresourceInfo | undefined; defaults: (o: KubeObject) => void },
+  live: KubeObject | undefined,
+  next: KubeObject,
+  manager: string,
+): KubeObject {
+  const fm = fieldManagerFor(target.resource, target.subresource);
+  if (fm === undefined) return next;
+  const defaulted = structuredClone(next);
+  target.defaults(defaulted);
+  return fm.update(live as unknown as JsonObject | undefined, defaulted as unknown as JsonObject, manager) as unknown as KubeObject;
+}

@@ -1,0 +1,122 @@
+/**
+ * metadata.managedFields in memory and on the wire: one entry per manager
+ * identity (manager name, operation, subresource, and the apiVersion of an
+ * Update), each with the set of fields it owns in FieldsV1 form. Decoding
+ * checks entries as upstream does; encoding sorts them as upstream does
+ * (operation, time, manager, apiVersion, subresource).
+ */
+import { FieldSet, FieldsDecodeError, type JsonValue } from './field-set.js';
+
+export type Operation = 'Apply' | 'Update';
+
+export interface ManagerIdentity {
+  readonly manager: string;
+  readonly operation: Operation;
+  /** Empty for Apply: an applier keeps its identity across versions. */
+  readonly apiVersion: string;
+  readonly subresource: string;
+}
+
+export interface ManagedEntry {
+  readonly identity: ManagerIdentity;
+  readonly apiVersion: string;
+  readonly set: FieldSet;
+  readonly time: string | undefined;
+}
+
+/** Entries by identity key (upstream's JSON manager identifier). */
+export type Managed = Map<string, ManagedEntry>;
+
+/** Upstream's manager identifier: the entry without fields, fieldsType and time (and apiVersion for Apply), as JSON. */
+export function identityKey(id: ManagerIdentity): string {
+  const o: Record<string, string> = {};
+  if (id.manager !== '') o.manager = id.manager;
+  o.operation = id.operation;
+  if (id.operation !== 'Apply' && id.apiVersion !== '') o.apiVersion = id.apiVersion;
+  if (id.subresource !== '') o.subresource = id.subresource;
+  return JSON.stringify(o);
+}
+
+export function identity(manager: string, operation: Operation, apiVersion: string, subresource: string): ManagerIdentity {
+  return { manager: manager === '' ? 'unknown' : manager, operation, apiVersion: operation === 'Apply' ? '' : apiVersion, subresource };
+}
+
+export class ManagedFieldsError extends Error {}
+
+/** Whether the client asks to clear managedFields: `[]` or `[{}]`. */
+export function isResetRequest(entries: unknown): boolean {
+  if (!Array.isArray(entries)) return false;
+  if (entries.length === 0) return true;
+  const only: unknown = entries[0];
+  return entries.length === 1 && only !== null && typeof only === 'object' && !Array.isArray(only) && Object.keys(only).length === 0;
+}
+
+/** Decode managedFields from an object's metadata; throws ManagedFieldsError on an entry upstream rejects. */
+export function decodeManagedFields(entries: unknown): Managed {
+  const managed: Managed = new Map();
+  if (entries === undefined || entries === null) return managed;
+  if (!Array.isArray(entries)) throw new ManagedFieldsError('managedFields must be a list');
+  entries.forEach((raw: unknown, i) => {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ManagedFieldsError(`managed fields entry ${i} must be an object`);
+    const e = raw as Record<string, unknown>;
+    if (e.operation !== 'Apply' && e.operation !== 'Update') throw new ManagedFieldsError('operation must be `Apply` or `Update`');
+    if (typeof e.apiVersion !== 'string' || e.apiVersion.length < 1) throw new ManagedFieldsError('apiVersion must not be empty');
+    if (e.fieldsType === undefined || e.fieldsType === '') throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType "${String(e.fieldsType)}" in managed fields entry ${i}`);
+    const id: ManagerIdentity = {
+      manager: typeof e.manager === 'string' ? e.manager : '',
+      operation: e.operation,
+      apiVersion: e.operation === 'Apply' ? '' : e.apiVersion,
+      subresource: typeof e.subresource === 'string' ? e.subresource : '',
+    };
+    let set: FieldSet;
+    try {
+      set = FieldSet.fromFieldsV1(e.fieldsV1);
+    } catch (err: unknown) {
+      if (err instanceof FieldsDecodeError) throw new ManagedFieldsError(`error decoding set: ${err.message}`, { cause: err });
+      throw err;
+    }
+    managed.set(identityKey(id), { identity: id, apiVersion: e.apiVersion, set, time: typeof e.time === 'string' ? e.time : undefined });
+  });
+  return managed;
+}
+
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation: Operation;
+  apiVersion: string;
+  time?: string;
+  fieldsType: 'FieldsV1';
+  fieldsV1: { [key: string]: JsonValue };
+  subresource?: string;
+}
+
+const seconds = (time: string | undefined): number => (time === undefined ? 0 : Math.floor(Date.parse(time) / 1000) || 0);
+
+/** The wire form, sorted as upstream sorts it; undefined when there is no entry. */
+export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
+  if (managed.size === 0) return undefined;
+  const entries: ManagedFieldsEntry[] = [...managed.values()].map((m) => ({
+    ...(m.identity.manager !== '' ? { manager: m.identity.manager } : {}),
+    operation: m.identity.operation,
+    apiVersion: m.apiVersion,
+    ...(m.time !== undefined ? { time: m.time } : {}),
+    fieldsType: 'FieldsV1',
+    fieldsV1: m.set.toFieldsV1(),
+    ...(m.identity.subresource !== '' ? { subresource: m.identity.subresource } : {}),
+  }));
+  const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return entries.sort(
+    (p, q) =>
+      cmp(p.operation, q.operation) ||
+      seconds(p.time) - seconds(q.time) ||
+      cmp(p.manager ?? '', q.manager ?? '') ||
+      cmp(p.apiVersion, q.apiVersion) ||
+      cmp(p.subresource ?? '', q.subresource ?? ''),
+  );
+}
+
+/** The time of an entry as upstream writes it: RFC 3339, seconds, UTC. */
+export function nowTime(now: Date = new Date()): string {
+  return `${now.toISOString().slice(0, 19)}Z`;
+}

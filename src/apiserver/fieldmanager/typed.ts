@@ -1,0 +1,428 @@
+/**
+ * Walks over values of a known type (structured-merge-diff's typed package):
+ * the set of fields a value sets, the comparison of two values (added,
+ * modified, removed fields), the merge of an applied configuration into a
+ * live object, and the removal of a set of fields from a value.
+ */
+import { FieldSet, fieldElement, keyElement, pathString, serializeElement, type JsonValue, type Path, type PathElement } from './field-set.js';
+import type { Atom, ListType, MapType, TypeRef, TypeSchema } from './schema.js';
+
+type JsonObject = { [key: string]: JsonValue };
+
+export class TypedError extends Error {}
+
+const isMap = (v: JsonValue | undefined): v is JsonObject => v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
+const isList = (v: JsonValue | undefined): v is JsonValue[] => Array.isArray(v);
+
+/** The part of an atom a value uses (a deduced type can be a scalar, a list or a map). */
+function deduce(atom: Atom, v: JsonValue | undefined): 'scalar' | 'list' | 'map' {
+  if (isMap(v) && atom.map !== undefined) return 'map';
+  if (isList(v) && atom.list !== undefined) return 'list';
+  if (v !== undefined && v !== null && !isMap(v) && !isList(v) && atom.scalar === true) return 'scalar';
+  if (atom.map !== undefined) return 'map';
+  if (atom.scalar === true) return 'scalar';
+  if (atom.list !== undefined) return 'list';
+  return 'scalar';
+}
+
+export function fieldType(map: MapType, name: string): TypeRef | undefined {
+  return map.fields.get(name) ?? map.element;
+}
+
+const DEDUCED: TypeRef = { named: '__untyped_deduced_' };
+
+/** The path element of one item of an associative list: its key fields, or its value for a set. */
+export function listItemElement(schema: TypeSchema, list: ListType, item: JsonValue): PathElement {
+  if (list.keys.length === 0) {
+    if (isMap(item)) throw new TypedError('associative list without keys has an element that\'s a map type');
+    return { value: item };
+  }
+  if (item === null) throw new TypedError('associative list with keys may not have a null element');
+  if (!isMap(item)) throw new TypedError('associative list with keys may not have non-map elements');
+  const fields: Array<[string, JsonValue]> = [];
+  for (const k of list.keys) {
+    const v = item[k];
+    if (v !== undefined) fields.push([k, v]);
+    else {
+      const d = schema.keyDefault(list.element, k);
+      if (d === undefined) throw new TypedError(`associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
+      fields.push([k, d]);
+    }
+  }
+  return keyElement(fields);
+}
+
+const sameElement = (a: PathElement, b: PathElement): boolean => serializeElement(a) === serializeElement(b);
+
+export function equalValues(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a === null || b === null) return false;
+  if (isList(a)) return isList(b) && a.length === b.length && a.every((x, i) => equalValues(x, b[i]));
+  if (isMap(a)) {
+    if (!isMap(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => k in b && equalValues(a[k], b[k]));
+  }
+  return false;
+}
+
+// ---- the set of fields a value sets
+
+export function toFieldSet(schema: TypeSchema, value: JsonValue, type: TypeRef): FieldSet {
+  const set = new FieldSet();
+  const walk = (v: JsonValue, t: TypeRef, path: Path): void => {
+    const atom = schema.resolve(t);
+    switch (deduce(atom, v)) {
+      case 'scalar':
+        set.insert(path);
+        return;
+      case 'list': {
+        const list = atom.list!;
+        if (list.relationship === 'atomic') {
+          set.insert(path);
+          return;
+        }
+        if (!isList(v)) return;
+        const elements = v.map((item) => listItemElement(schema, list, item));
+        const seen = new Set<string>();
+        const duplicates = new Set<string>();
+        elements.forEach((e) => {
+          const k = serializeElement(e);
+          if (seen.has(k) && !duplicates.has(k)) {
+            duplicates.add(k);
+            set.insert([...path, e]);
+          }
+          seen.add(k);
+        });
+        v.forEach((item, i) => {
+          const e = elements[i]!;
+          if (duplicates.has(serializeElement(e))) return;
+          const p = [...path, e];
+          walk(item, list.element, p);
+          set.insert(p);
+        });
+        return;
+      }
+      case 'map': {
+        const map = atom.map!;
+        if (map.relationship === 'atomic') {
+          set.insert(path);
+          return;
+        }
+        if (!isMap(v)) return;
+        for (const [k, child] of Object.entries(v)) {
+          const p = [...path, fieldElement(k)];
+          walk(child, fieldType(map, k) ?? DEDUCED, p);
+          if (child === null || (isMap(child) && Object.keys(child).length === 0) || !map.fields.has(k)) set.insert(p);
+        }
+      }
+    }
+  };
+  walk(value, type, []);
+  return set;
+}
+
+// ---- comparison
+
+export interface Comparison {
+  readonly added: FieldSet;
+  readonly modified: FieldSet;
+  readonly removed: FieldSet;
+}
+
+export function compare(schema: TypeSchema, lhs: JsonValue, rhs: JsonValue, type: TypeRef): Comparison {
+  const added = new FieldSet();
+  const modified = new FieldSet();
+  const removed = new FieldSet();
+  const leaf = (l: JsonValue | undefined, r: JsonValue | undefined, path: Path): void => {
+    if (l === undefined) added.insert(path);
+    else if (r === undefined) removed.insert(path);
+    else if (!equalValues(l, r)) modified.insert(path);
+  };
+  const walk = (l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef, path: Path): void => {
+    const atom = schema.resolve(t);
+    const kl = deduce(atom, l);
+    const kr = deduce(atom, r);
+    let inLeaf = false;
+    const handle = (kind: 'scalar' | 'list' | 'map', lv: JsonValue | undefined, rv: JsonValue | undefined): void => {
+      if (inLeaf) return;
+      if (kind === 'scalar') {
+        inLeaf = true;
+        leaf(lv, rv, path);
+      } else if (kind === 'list') {
+        const list = atom.list!;
+        const ll = isList(lv) ? lv : undefined;
+        const rl = isList(rv) ? rv : undefined;
+        if (list.relationship === 'atomic' || ((ll === undefined || ll.length === 0) && (rl === undefined || rl.length === 0))) {
+          inLeaf = true;
+          leaf(lv, rv, path);
+          return;
+        }
+        compareLists(list, ll ?? [], rl ?? [], path);
+      } else {
+        const map = atom.map!;
+        const lm = isMap(lv) ? lv : undefined;
+        const rm = isMap(rv) ? rv : undefined;
+        const emptyL = lm === undefined || Object.keys(lm).length === 0;
+        const emptyR = rm === undefined || Object.keys(rm).length === 0;
+        if (map.relationship === 'atomic' || (emptyL && emptyR)) {
+          inLeaf = true;
+          leaf(lv, rv, path);
+          return;
+        }
+        const keys = new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})]);
+        for (const k of keys) walk(lm?.[k], rm?.[k], fieldType(map, k) ?? DEDUCED, [...path, fieldElement(k)]);
+      }
+    };
+    if (r === undefined) handle(kl, l, undefined);
+    else if (l === undefined || kl === kr) handle(kr, l, r);
+    else {
+      handle(kl, l, undefined);
+      inLeaf = false;
+      handle(kr, undefined, r);
+    }
+    if (!inLeaf) {
+      if (l === undefined) added.insert(path);
+      else if (r === undefined) removed.insert(path);
+    }
+  };
+  const compareLists = (list: ListType, l: JsonValue[], r: JsonValue[], path: Path): void => {
+    const order: PathElement[] = [];
+    const lValues = new Map<string, JsonValue[]>();
+    const rValues = new Map<string, JsonValue[]>();
+    for (const item of l) {
+      const e = listItemElement(schema, list, item);
+      const k = serializeElement(e);
+      const seen = lValues.get(k);
+      if (seen === undefined) {
+        lValues.set(k, [item]);
+        order.push(e);
+      } else seen.push(item);
+    }
+    for (const item of r) {
+      const e = listItemElement(schema, list, item);
+      const k = serializeElement(e);
+      const seen = rValues.get(k);
+      if (seen === undefined) {
+        rValues.set(k, [item]);
+        if (!lValues.has(k)) order.push(e);
+      } else seen.push(item);
+    }
+    for (const e of order) {
+      const k = serializeElement(e);
+      const ls = lValues.get(k) ?? [];
+      const rs = rValues.get(k) ?? [];
+      const p = [...path, e];
+      if (ls.length <= 1 && rs.length <= 1) walk(ls[0], rs[0], list.element, p);
+      else if (ls.length >= 2 && rs.length >= 2) {
+        if (!equalValues(ls, rs)) modified.insert(p);
+      } else if (ls.length >= 2) {
+        if (rs.length !== 0) walk(undefined, rs[0], list.element, p);
+        removed.insert(p);
+      } else {
+        if (ls.length !== 0) walk(ls[0], undefined, list.element, p);
+        added.insert(p);
+      }
+    }
+  };
+  walk(lhs, rhs, type, []);
+  return { added, modified, removed };
+}
+
+// ---- merge of an applied configuration (rhs) into a live object (lhs)
+
+export function merge(schema: TypeSchema, lhs: JsonValue | undefined, rhs: JsonValue | undefined, type: TypeRef): JsonValue | undefined {
+  const atom = schema.resolve(type);
+  if (rhs === undefined) return lhs;
+  if (lhs === undefined) return rhs;
+  const kind = deduce(atom, rhs);
+  if (kind !== deduce(atom, lhs) || kind === 'scalar') return rhs;
+  if (kind === 'list') {
+    const list = atom.list!;
+    const l = lhs as JsonValue[];
+    const r = rhs as JsonValue[];
+    if (list.relationship === 'atomic' || (l.length === 0 && r.length === 0)) return rhs;
+    return mergeLists(schema, list, l, r);
+  }
+  const map = atom.map!;
+  const l = lhs as JsonObject;
+  const r = rhs as JsonObject;
+  if (map.relationship === 'atomic' || (Object.keys(l).length === 0 && Object.keys(r).length === 0)) return rhs;
+  const out: JsonObject = {};
+  for (const k of new Set([...Object.keys(l), ...Object.keys(r)])) {
+    const v = merge(schema, l[k], r[k], fieldType(map, k) ?? DEDUCED);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Upstream's merged order: the live items in their order, with the applied
+ * items woven in so that the items both lists share keep the applied order
+ * and items new to the live list follow the applied item before them.
+ */
+function mergeLists(schema: TypeSchema, list: ListType, l: JsonValue[], r: JsonValue[]): JsonValue[] {
+  const rPEs = r.map((item) => listItemElement(schema, list, item));
+  const lPEs = l.map((item) => listItemElement(schema, list, item));
+  const rByKey = new Map<string, JsonValue>();
+  rPEs.forEach((e, i) => {
+    const k = serializeElement(e);
+    if (rByKey.has(k)) throw new TypedError(`duplicate entries for key ${pathString([e])}`);
+    rByKey.set(k, r[i]!);
+  });
+  const lByKey = new Map<string, JsonValue | undefined>();
+  lPEs.forEach((e, i) => {
+    const k = serializeElement(e);
+    lByKey.set(k, lByKey.has(k) ? undefined : l[i]!);
+  });
+  const shared = rPEs.filter((e) => lByKey.has(serializeElement(e)));
+  let nextShared: PathElement | undefined = shared.shift();
+  const merged = new Set<string>();
+  const out: JsonValue[] = [];
+  const emit = (lv: JsonValue | undefined, rv: JsonValue | undefined): void => {
+    const v = merge(schema, lv, rv, list.element);
+    if (v !== undefined) out.push(v);
+  };
+  let li = 0;
+  let ri = 0;
+  while (li < lPEs.length || ri < rPEs.length) {
+    if (li < lPEs.length && ri < rPEs.length) {
+      const pe = lPEs[li]!;
+      if (sameElement(pe, rPEs[ri]!)) {
+        const k = serializeElement(pe);
+        merged.add(k);
+        emit(lByKey.get(k), rByKey.get(k));
+        li++;
+        ri++;
+        nextShared = shared.shift();
+        continue;
+      }
+      if (rByKey.has(serializeElement(pe)) && nextShared !== undefined && !sameElement(nextShared, pe)) {
+        li++;
+        continue;
+      }
+    }
+    if (li < lPEs.length) {
+      const pe = lPEs[li]!;
+      const k = serializeElement(pe);
+      if (!rByKey.has(k)) {
+        emit(l[li], undefined);
+        li++;
+        continue;
+      } else if (merged.has(k)) {
+        li++;
+      }
+    }
+    if (ri < rPEs.length) {
+      const pe = rPEs[ri]!;
+      const k = serializeElement(pe);
+      merged.add(k);
+      emit(lByKey.get(k), rByKey.get(k));
+      ri++;
+      if (nextShared !== undefined && sameElement(nextShared, pe)) nextShared = shared.shift();
+    }
+  }
+  return out;
+}
+
+// ---- removal of a set of fields
+
+/** The value without the fields of `set` (a container left empty by the removal goes too). */
+export function removeItems(schema: TypeSchema, value: JsonValue, set: FieldSet, type: TypeRef): JsonValue | undefined {
+  const atom = schema.resolve(type);
+  const kind = deduce(atom, value);
+  if (kind === 'scalar') return value;
+  if (kind === 'list') {
+    const list = atom.list!;
+    if (!isList(value) || value.length === 0 || list.relationship === 'atomic') return value;
+    const out: JsonValue[] = [];
+    for (const item of value) {
+      const e = listItemElement(schema, list, item);
+      if (set.has([e])) continue;
+      const sub = set.withPrefix(e);
+      const v = sub.empty() ? item : removeItems(schema, item, sub, list.element);
+      if (v !== undefined) out.push(v);
+    }
+    return out.length > 0 ? out : undefined;
+  }
+  const map = atom.map!;
+  if (!isMap(value) || Object.keys(value).length === 0 || map.relationship === 'atomic') return value;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) {
+    const e = fieldElement(k);
+    if (set.has([e])) continue;
+    const sub = set.withPrefix(e);
+    const kept = sub.empty() ? v : removeItems(schema, v, sub, fieldType(map, k) ?? DEDUCED);
+    if (kept !== undefined) out[k] = kept;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * The set with every struct field that has owned children made a member
+ * itself (upstream's EnsureNamedFieldsAreMembers), so that pruning removes a
+ * struct whose fields are all gone.
+ */
+export function ensureNamedFieldsAreMembers(schema: TypeSchema, set: FieldSet, type: TypeRef): FieldSet {
+  const out = set.copy();
+  for (const path of set.list()) {
+    let t: TypeRef | undefined = type;
+    for (let i = 0; i < path.length - 1 && t !== undefined; i++) {
+      const atom = schema.resolve(t);
+      const e = path[i]!;
+      if ('field' in e) {
+        if (atom.map === undefined) break;
+        if (atom.map.fields.has(e.field)) out.insert(path.slice(0, i + 1));
+        t = fieldType(atom.map, e.field);
+      } else {
+        t = atom.list?.element;
+      }
+    }
+  }
+  return out;
+}
+
+// ---- the checks of an applied configuration
+
+/**
+ * Throws what upstream's typed conversion of an apply configuration reports:
+ * fields the schema does not declare, list items without their keys, and
+ * duplicate keys (`.spec.foo: field not declared in schema`).
+ */
+export function validateConfiguration(schema: TypeSchema, value: JsonValue, type: TypeRef): void {
+  const errors: string[] = [];
+  const walk = (v: JsonValue, t: TypeRef, path: Path): void => {
+    const atom = schema.resolve(t);
+    const kind = deduce(atom, v);
+    if (kind === 'list' && isList(v)) {
+      const list = atom.list!;
+      if (list.relationship === 'atomic') return;
+      const seen = new Set<string>();
+      v.forEach((item, i) => {
+        let e: PathElement;
+        try {
+          e = listItemElement(schema, list, item);
+        } catch (err: unknown) {
+          errors.push(`${pathString(path)}: element ${i}: ${err instanceof Error ? err.message : String(err)}`);
+          return;
+        }
+        const k = serializeElement(e);
+        if (seen.has(k)) errors.push(`${pathString(path)}: duplicate entries for key ${pathString([e])}`);
+        seen.add(k);
+        walk(item, list.element, [...path, e]);
+      });
+    } else if (kind === 'map' && isMap(v)) {
+      const map = atom.map!;
+      for (const [k, child] of Object.entries(v)) {
+        const p = [...path, fieldElement(k)];
+        const ft = fieldType(map, k);
+        if (ft === undefined) errors.push(`${pathString(p)}: field not declared in schema`);
+        else walk(child, ft, p);
+      }
+    }
+  };
+  walk(value, type, []);
+  if (errors.length === 1) throw new TypedError(errors[0]);
+  if (errors.length > 1) throw new TypedError(['errors:', ...errors.map((e) => `  ${e}`)].join('\n'));
+}
