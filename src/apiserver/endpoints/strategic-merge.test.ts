@@ -64,7 +64,7 @@ describe('PATCH with a strategic merge patch', () => {
       () => strategicMergeSchemaFor({ group: 'example.com', version: 'v1', kind: 'Widget' }),
       415,
       'UnsupportedMediaType',
-      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
     );
   });
   it('a body that is not an object is a 400 in Go words; null is an empty patch', () => {
