@@ -34,7 +34,7 @@ describe('the Go JSON shape of an object', () => {
     assert.deepEqual(shaped, {
       kind: 'Pod',
       apiVersion: 'v1',
-      metadata: { name: 'p' },
+      metadata: { name: 'p', creationTimestamp: null },
       spec: { containers: [{ name: 'c', resources: {} }] },
       status: {},
     });
@@ -45,7 +45,9 @@ describe('the Go JSON shape of an object', () => {
     const c = container({ ports: [{ name: 'http' }], env: [{ value: 'x' }] });
     assert.deepEqual(c, { name: '', ports: [{ name: 'http', containerPort: 0 }], env: [{ name: '', value: 'x' }], resources: {} });
     const pod = goJsonShape({ apiVersion: 'v1', kind: 'Pod', spec: {} }, POD);
-    assert.deepEqual(pod, { kind: 'Pod', apiVersion: 'v1', metadata: {}, spec: { containers: null }, status: {} });
+    assert.deepEqual(pod, { kind: 'Pod', apiVersion: 'v1', metadata: { creationTimestamp: null }, spec: { containers: null }, status: {} });
+    // Go's zero fields come after the given ones, in struct order.
+    assert.equal(JSON.stringify(goJsonShape({ spec: { containers: [{ image: 'i' }] } }, POD)), '{"spec":{"containers":[{"image":"i","name":"","resources":{}}]},"metadata":{"creationTimestamp":null},"status":{}}');
   });
 
   it('keeps an empty slice or map of a field without omitempty, and a pointer to a zero value', () => {
@@ -63,10 +65,10 @@ describe('the Go JSON shape of an object', () => {
     const c = container({ name: null, args: ['a', null], ports: [null] });
     assert.deepEqual(c, { name: '', args: ['a', ''], ports: [{ containerPort: 0 }], resources: {} });
     const secret = goJsonShape({ data: { a: null, b: 'Yg==' }, stringData: { c: null } }, { group: '', version: 'v1', kind: 'Secret' });
-    assert.deepEqual(secret, { metadata: {}, data: { a: null, b: 'Yg==' }, stringData: { c: '' } });
+    assert.deepEqual(secret, { metadata: { creationTimestamp: null }, data: { a: null, b: 'Yg==' }, stringData: { c: '' } });
   });
 
-  it('writes metav1.Time in whole seconds UTC, a zero Time as null, and omits a zero creationTimestamp (omitzero)', () => {
+  it('writes metav1.Time in whole seconds UTC, a zero Time as null, a zero creationTimestamp too unless omitzero is honoured', () => {
     const shaped = goJsonShape(
       {
         metadata: { name: 'p', creationTimestamp: null, deletionTimestamp: '2024-05-06T09:08:09.123+02:00' },
@@ -74,7 +76,9 @@ describe('the Go JSON shape of an object', () => {
       },
       POD,
     );
-    assert.deepEqual(shaped.metadata, { name: 'p', deletionTimestamp: '2024-05-06T07:08:09Z' });
+    assert.deepEqual(shaped.metadata, { name: 'p', creationTimestamp: null, deletionTimestamp: '2024-05-06T07:08:09Z' });
+    const newer = new GoJsonShaper(undefined, { honourOmitzero: true });
+    assert.deepEqual(newer.shape({ metadata: { name: 'p', creationTimestamp: null } }, POD).metadata, { name: 'p' });
     const status = shaped.status as Obj;
     assert.deepEqual(status.conditions, [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2024-05-06T07:08:09Z' }]);
     assert.equal(status.startTime, '2024-05-06T07:08:09Z');
@@ -115,8 +119,8 @@ describe('the Go JSON shape of an object', () => {
   it('keeps RawExtension and FieldsV1 untouched, null when absent and not omitempty', () => {
     const revision = { group: 'apps', version: 'v1', kind: 'ControllerRevision' };
     const data = { spec: { template: { b: 1, a: [] } }, unknown: null };
-    assert.deepEqual(goJsonShape({ data, revision: 2 }, revision), { metadata: {}, data, revision: 2 });
-    assert.deepEqual(goJsonShape({}, revision), { metadata: {}, data: null, revision: 0 });
+    assert.deepEqual(goJsonShape({ data, revision: 2 }, revision), { metadata: { creationTimestamp: null }, data, revision: 2 });
+    assert.deepEqual(goJsonShape({}, revision), { metadata: { creationTimestamp: null }, data: null, revision: 0 });
     const fieldsV1 = { 'f:metadata': { 'f:labels': {} } };
     const shaped = goJsonShape({ metadata: { managedFields: [{ manager: 'm', fieldsV1 }] } }, POD);
     assert.deepEqual((shaped.metadata as Obj).managedFields, [{ manager: 'm', fieldsV1 }]);
@@ -124,23 +128,25 @@ describe('the Go JSON shape of an object', () => {
 
   it('keeps bytes as base64, without the line breaks Go would not write', () => {
     const kind = { group: '', version: 'v1', kind: 'ConfigMap' };
-    assert.deepEqual(goJsonShape({ binaryData: { a: 'aGVs\nbG8=' }, data: {} }, kind), { metadata: {}, binaryData: { a: 'aGVsbG8=' } });
+    assert.deepEqual(goJsonShape({ binaryData: { a: 'aGVs\nbG8=' }, data: {} }, kind), { metadata: { creationTimestamp: null }, binaryData: { a: 'aGVsbG8=' } });
     const fake = new GoJsonShaper(fakeSchema({ 'x.v1.Thing': [['raw', 1, 'bytes', ''], ['opt', 2, 'bytes', 'o']] }));
     assert.deepEqual(fake.shape({}, THING), { raw: null });
     assert.deepEqual(fake.shape({ raw: '', opt: '' }, THING), { raw: '' });
     assert.deepEqual(fake.shape({ raw: 'AA==', opt: 'AQ==' }, THING), { raw: 'AA==', opt: 'AQ==' });
   });
 
-  it('writes inline structs into their parent, in struct order', () => {
+  it('writes inline structs into their parent', () => {
     const pod = goJsonShape(
       { spec: { volumes: [{ configMap: { optional: true, items: [], name: 'cm' }, name: 'v' }], containers: [{ name: 'c', envFrom: [{ secretRef: { name: 's' } }] }] } },
       POD,
     );
     const spec = pod.spec as Obj;
-    assert.equal(JSON.stringify((spec.volumes as Obj[])[0]), '{"name":"v","configMap":{"name":"cm","optional":true}}');
+    assert.equal(JSON.stringify((spec.volumes as Obj[])[0]), '{"configMap":{"optional":true,"name":"cm"},"name":"v"}');
     assert.deepEqual((spec.containers as Obj[])[0]!.envFrom, [{ secretRef: { name: 's' } }]);
     const probe = container({ name: 'c', livenessProbe: { periodSeconds: 3, httpGet: { port: 8080 } } }).livenessProbe;
-    assert.equal(JSON.stringify(probe), '{"httpGet":{"port":8080},"periodSeconds":3}');
+    assert.equal(JSON.stringify(probe), '{"periodSeconds":3,"httpGet":{"port":8080}}');
+    // An inline struct's fields Go always writes: ObjectReference-like LocalObjectReference.name is omitempty, so none here.
+    assert.deepEqual(container({ name: 'c', env: [{ name: 'E', valueFrom: { configMapKeyRef: { key: 'k' } } }] }).env, [{ name: 'E', valueFrom: { configMapKeyRef: { key: 'k' } } }]);
   });
 
   it('writes a named slice (ExtraValue) as a bare array, dropped when empty and omitempty', () => {
@@ -149,14 +155,14 @@ describe('the Go JSON shape of an object', () => {
     assert.deepEqual(shaped.spec, { user: 'u', extra: { a: ['x', ''], b: [] } });
   });
 
-  it('writes fields in Go struct order, map keys sorted, kind and apiVersion first, unknown keys last and untouched', () => {
+  it('keeps the order of the keys it was given (a no-op write stays byte for byte the same), appends the zero fields Go writes in struct order, keeps unknown keys untouched', () => {
     const shaped = goJsonShape(
       { status: { phase: 'Running' }, extra: { '': [] }, spec: { containers: [{ image: 'i', zz: [], name: 'c' }] }, metadata: { labels: { b: '1', a: '2' }, name: 'p' }, apiVersion: 'v1', kind: 'Pod' },
       POD,
     );
     assert.equal(
       JSON.stringify(shaped),
-      '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","labels":{"a":"2","b":"1"}},"spec":{"containers":[{"name":"c","image":"i","resources":{},"zz":[]}]},"status":{"phase":"Running"},"extra":{"":[]}}',
+      '{"status":{"phase":"Running"},"extra":{"":[]},"spec":{"containers":[{"image":"i","zz":[],"name":"c","resources":{}}]},"metadata":{"labels":{"b":"1","a":"2"},"name":"p","creationTimestamp":null},"apiVersion":"v1","kind":"Pod"}',
     );
   });
 
@@ -184,21 +190,21 @@ describe('the Go JSON shape of an object', () => {
     const shaped = goJsonShape(input, DEPLOYMENT);
     assert.deepEqual(input, copy);
     assert.deepEqual(shaped, {
-      metadata: {},
-      spec: { replicas: 1, selector: null, template: { metadata: {}, spec: { containers: [{ name: 'c', resources: {} }] } }, strategy: {} },
+      metadata: { creationTimestamp: null },
+      spec: { replicas: 1, selector: null, template: { metadata: { creationTimestamp: null }, spec: { containers: [{ name: 'c', resources: {} }] } }, strategy: {} },
       status: {},
     });
   });
 
-  it('is what the protobuf decoder answers for every sample kind, and a second pass changes nothing', () => {
+  it('is what the protobuf decoder answers for every sample kind (omitzero honoured, as it does), and a second pass changes nothing', () => {
+    const shaper = new GoJsonShaper(undefined, { honourOmitzero: true });
     for (const [key, object] of Object.entries(sampleObjects())) {
       const { group, version } = splitApiVersion(String(object.apiVersion));
       const kind = { group, version, kind: String(object.kind) };
-      const shaped = goJsonShape(object, kind);
-      const { apiVersion: _v, kind: _k, ...viaProtobuf } = decodeObject(encodeObject(object));
-      const { apiVersion: _v2, kind: _k2, ...rest } = shaped;
-      assert.equal(JSON.stringify(rest), JSON.stringify(viaProtobuf), key);
-      assert.deepEqual(goJsonShape(shaped, kind), shaped, key);
+      const shaped = shaper.shape(object, kind);
+      assert.deepEqual(shaped, decodeObject(encodeObject(object)), key);
+      assert.equal(JSON.stringify(shaper.shape(shaped, kind)), JSON.stringify(shaped), key);
+      assert.equal(JSON.stringify(goJsonShape(goJsonShape(object, kind), kind)), JSON.stringify(goJsonShape(object, kind)), key);
     }
   });
 });

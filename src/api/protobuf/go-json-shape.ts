@@ -8,13 +8,22 @@
  * - omitempty drops "", 0, false, a nil or empty slice or map, a nil pointer;
  *   it never drops a struct (Go does not), so an absent ResourceRequirements
  *   is `{}` and a zero Quantity `"0"`;
- * - omitzero drops a zero value, structs included (a zero Time);
+ * - omitzero drops a zero value, structs included (a zero Time). The one
+ *   omitzero field, ObjectMeta.creationTimestamp, got it after 1.33: servers
+ *   kubectl 1.27–1.33 talk to write a zero one as `creationTimestamp: null`,
+ *   and so do our defaults (core/v1 defaults.ts); so omitzero is ignored
+ *   unless asked for (`honourOmitzero`, as the protobuf decoder does);
  * - a field without either is always written: a zero scalar as 0/""/false, a
  *   nil slice, map, pointer or []byte as null, a struct as its object;
  * - an inline (embedded) struct's fields are written into the parent;
- * - fields are written in Go struct order, map keys sorted; keys the schema
- *   does not know are kept, untouched, after them; `kind` and `apiVersion`
- *   (TypeMeta) first.
+ * - keys the schema does not know are kept, untouched.
+ *
+ * Order: the object's own keys keep their order, and fields Go writes that it
+ * leaves out follow in struct order. Go's writer uses struct order and sorted
+ * map keys, but the store compares the bytes of a write with what it holds (a
+ * write that changes nothing is no write), and defaulting runs after this and
+ * appends what it adds: were this to reorder, a no-op patch of a defaulted
+ * object would be a change. Struct order needs a shaping after defaulting.
  *
  * The value types with their own JSON methods are written as those methods
  * write them: Time in whole seconds UTC (`2006-01-02T15:04:05Z`, zero → null),
@@ -79,14 +88,13 @@ interface FieldPlan {
   readonly pointer: boolean;
   readonly omitempty: boolean;
   readonly omitzero: boolean;
-  /** An embedded struct, written into the parent. */
-  readonly inline: MessagePlan | undefined;
 }
 
 interface MessagePlan {
-  readonly fields: FieldPlan[];
-  /** Every JSON name the struct writes, inline fields' included. */
-  readonly known: Set<string>;
+  /** Every field the struct writes by JSON name, inline (embedded) structs' fields included. */
+  readonly byJson: Map<string, FieldPlan>;
+  /** The fields Go writes even when the JSON leaves them out, in struct order. */
+  readonly writtenWhenAbsent: FieldPlan[];
 }
 
 const SPECIAL: ReadonlyMap<string, Elem> = new Map([
@@ -103,21 +111,17 @@ export class GoJsonShaper {
   private readonly plans = new Map<string, MessagePlan>();
   private readonly byKind = new Map<string, MessagePlan | null>();
 
-  constructor(private readonly schema: ProtobufSchema = protobufSchema()) {}
+  constructor(
+    private readonly schema: ProtobufSchema = protobufSchema(),
+    private readonly options: { readonly honourOmitzero?: boolean } = {},
+  ) {}
 
   /** The object as Go writes it after decoding it as `kind`; unchanged when the kind has no message. */
   shape(object: JsonObject, kind: ShapeKind): JsonObject {
     const plan = this.planForKind(kind);
     if (plan === undefined) return object;
-    const out: JsonObject = {};
-    // TypeMeta is inline in every kind (kind, then apiVersion; both omitempty); the messages leave it out.
-    if (object.kind !== undefined && object.kind !== '') out.kind = object.kind;
-    if (object.apiVersion !== undefined && object.apiVersion !== '') out.apiVersion = object.apiVersion;
-    writeFields(plan, object, out);
-    for (const key in object) {
-      if (key !== 'kind' && key !== 'apiVersion' && !plan.known.has(key)) setOwn(out, key, object[key]);
-    }
-    return out;
+    // TypeMeta (kind, apiVersion) is not in the messages: kept as the object has it.
+    return shapeMessage(plan, object);
   }
 
   /** Whether the kind has a message to shape by. */
@@ -143,18 +147,17 @@ export class GoJsonShaper {
     if (plan !== undefined) return plan;
     const spec = this.schema.message(name);
     if (spec === undefined) throw new Error(`no protobuf message ${name}`);
-    const fields: FieldPlan[] = [];
-    const known = new Set<string>();
-    plan = { fields, known };
+    const byJson = new Map<string, FieldPlan>();
+    const writtenWhenAbsent: FieldPlan[] = [];
+    plan = { byJson, writtenWhenAbsent };
     this.plans.set(name, plan);
     for (const f of spec.fields) {
       if (f.inline) {
         const inline = this.messagePlan(f.type);
-        for (const k of inline.known) known.add(k);
-        fields.push({ json: f.json, container: Container.Single, value: SCALAR_STRING, pointer: false, omitempty: false, omitzero: false, inline });
+        for (const [json, field] of inline.byJson) if (!byJson.has(json)) byJson.set(json, field);
+        writtenWhenAbsent.push(...inline.writtenWhenAbsent);
         continue;
       }
-      known.add(f.json);
       let value = this.elemPlan(f.type, f.scalar);
       let container = f.mapKey !== undefined ? Container.Map : f.repeated ? Container.Slice : Container.Single;
       // A named-slice field is a Go slice: written as one.
@@ -162,7 +165,10 @@ export class GoJsonShaper {
         container = Container.Slice;
         value = value.item!;
       }
-      fields.push({ json: f.json, container, value, pointer: f.pointer, omitempty: f.omitempty, omitzero: f.omitzero, inline: undefined });
+      const omitzero = f.omitzero && this.options.honourOmitzero === true;
+      const field: FieldPlan = { json: f.json, container, value, pointer: f.pointer, omitempty: f.omitempty, omitzero };
+      byJson.set(f.json, field);
+      if (writeField(field, undefined, {})) writtenWhenAbsent.push(field);
     }
     return plan;
   }
@@ -188,64 +194,76 @@ const SCALAR_BOOL: ElemPlan = { elem: Elem.Scalar, zero: false, plan: undefined,
 const SCALAR_NUMBER: ElemPlan = { elem: Elem.Scalar, zero: 0, plan: undefined, item: undefined };
 const BYTES: ElemPlan = { elem: Elem.Bytes, zero: null, plan: undefined, item: undefined };
 
+/**
+ * A struct's JSON: the fields the object has, in its own order (so that a
+ * write that changes nothing stores the same bytes), shaped; then the fields
+ * Go writes that it leaves out, in struct order; unknown keys untouched.
+ */
 function shapeMessage(plan: MessagePlan, src: JsonObject): JsonObject {
   const out: JsonObject = {};
-  writeFields(plan, src, out);
-  for (const key in src) if (!plan.known.has(key)) setOwn(out, key, src[key]);
+  for (const key in src) {
+    const f = plan.byJson.get(key);
+    if (f === undefined) setOwn(out, key, src[key]);
+    else writeField(f, src[key], out);
+  }
+  const absent = plan.writtenWhenAbsent;
+  for (let i = 0; i < absent.length; i++) {
+    const f = absent[i]!;
+    if (src[f.json] === undefined) writeField(f, undefined, out);
+  }
   return out;
 }
 
-function writeFields(plan: MessagePlan, src: JsonObject, out: JsonObject): void {
-  const fields = plan.fields;
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i]!;
-    if (f.inline !== undefined) {
-      writeFields(f.inline, src, out);
-      continue;
+/** Write one field's value (undefined when absent) into `out` as Go does; whether it was written. */
+function writeField(f: FieldPlan, v: unknown, out: JsonObject): boolean {
+  const omitNil = f.omitempty || f.omitzero;
+  if (f.container === Container.Single) {
+    if (v === undefined || v === null) {
+      if (f.pointer) {
+        if (omitNil) return false;
+        out[f.json] = null;
+        return true;
+      }
+      const zero = zeroOf(f.value);
+      if (f.value.elem <= Elem.Bytes ? omitNil : f.omitzero && isZero(zero)) return false;
+      out[f.json] = zero;
+      return true;
     }
-    const v = src[f.json];
-    const omitNil = f.omitempty || f.omitzero;
-    if (f.container === Container.Single) {
-      if (v === undefined || v === null) {
-        if (f.pointer) {
-          if (!omitNil) out[f.json] = null;
-          continue;
-        }
-        const zero = zeroOf(f.value);
-        if (f.value.elem <= Elem.Bytes ? omitNil : f.omitzero && isZero(zero)) continue;
-        out[f.json] = zero;
-        continue;
-      }
-      const r = shapeValue(f.value, v);
-      if (!f.pointer) {
-        if (f.value.elem <= Elem.Bytes ? omitNil && isEmptyScalar(r) : f.omitzero && isZero(r)) continue;
-      }
-      out[f.json] = r;
-    } else if (f.container === Container.Slice) {
-      if (v === undefined || v === null) {
-        if (!omitNil) out[f.json] = null;
-      } else if (!Array.isArray(v)) {
-        out[f.json] = v;
-      } else if (v.length > 0 || !f.omitempty) {
-        const items = new Array<unknown>(v.length);
-        for (let j = 0; j < v.length; j++) items[j] = shapeValue(f.value, v[j]);
-        out[f.json] = items;
-      }
-    } else {
-      if (v === undefined || v === null) {
-        if (!omitNil) out[f.json] = null;
-      } else if (!isPlainObject(v)) {
-        out[f.json] = v;
-      } else {
-        // Go writes a map's keys sorted.
-        const keys = Object.keys(v);
-        if (keys.length > 1) keys.sort();
-        const entries: JsonObject = {};
-        for (let j = 0; j < keys.length; j++) setOwn(entries, keys[j]!, shapeValue(f.value, v[keys[j]!]));
-        if (keys.length > 0 || !f.omitempty) out[f.json] = entries;
-      }
-    }
+    const r = shapeValue(f.value, v);
+    if (!f.pointer && (f.value.elem <= Elem.Bytes ? omitNil && isEmptyScalar(r) : f.omitzero && isZero(r))) return false;
+    out[f.json] = r;
+    return true;
   }
+  if (v === undefined || v === null) {
+    if (omitNil) return false;
+    out[f.json] = null;
+    return true;
+  }
+  if (f.container === Container.Slice) {
+    if (!Array.isArray(v)) {
+      out[f.json] = v;
+      return true;
+    }
+    if (v.length === 0 && f.omitempty) return false;
+    const items = new Array<unknown>(v.length);
+    for (let j = 0; j < v.length; j++) items[j] = shapeValue(f.value, v[j]);
+    out[f.json] = items;
+    return true;
+  }
+  if (!isPlainObject(v)) {
+    out[f.json] = v;
+    return true;
+  }
+  // A map keeps the order it was written in, as the struct's fields do (Go's own writer sorts the keys).
+  const entries: JsonObject = {};
+  let empty = true;
+  for (const key in v) {
+    setOwn(entries, key, shapeValue(f.value, v[key]));
+    empty = false;
+  }
+  if (empty && f.omitempty) return false;
+  out[f.json] = entries;
+  return true;
 }
 
 /** One value as Go writes it; a JSON null is the zero value; a value of the wrong JSON type is kept as it is. */
