@@ -32,9 +32,11 @@
  * RawExtension and FieldsV1 untouched, bytes as given (base64). A JSON null
  * decodes to the zero value, as Go's decoder leaves it.
  *
- * It is the JSON codec.ts's decoder answers after a protobuf round trip, except
- * where protobuf itself loses what JSON keeps (an empty slice vs a nil one).
- * A kind without a message (a custom resource) is returned unchanged.
+ * The values are those codec.ts's decoder answers after a protobuf round trip
+ * (with honourOmitzero), except where protobuf itself loses what JSON keeps
+ * (an empty slice vs a nil one) and for a quantity, which the protobuf bytes
+ * carry as the client wrote it. A kind without a message (a custom resource)
+ * is returned unchanged.
  */
 import { isPlainObject } from '../../machinery/meta.js';
 import { canonicalQuantity } from '../../machinery/quantity.js';
