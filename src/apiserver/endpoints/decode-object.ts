@@ -8,6 +8,7 @@
  */
 import { ProtobufError } from '../../api/protobuf/codec.js';
 import { decodeEnvelope, openEnvelope, splitApiVersion, type Envelope } from '../../api/protobuf/envelope.js';
+import { goJsonShape } from '../../api/protobuf/go-json-shape.js';
 import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest } from '../../machinery/status.js';
 import type { RequestContext } from '../server/context.js';
@@ -31,7 +32,8 @@ export async function readObject(ctx: RequestContext, expected: ExpectedKind, op
   const directive = parseFieldValidationParam(ctx.query, options);
   if (encoding === 'protobuf') {
     // As upstream: protobuf has no strict decoding, so fieldValidation has nothing to report.
-    return asKubeObject(decodeProtobufBody(body, expected), expected);
+    // The protobuf decoder already answers Go's JSON shape.
+    return asKubeObject(decodeProtobufBody(body, expected), expected, { goShaped: true });
   }
   const document = decodeStrictDocument(body, encoding === 'yaml' ? 'yaml' : 'json');
   checkTypeMeta(document.value, expected);
@@ -56,7 +58,14 @@ export function checkTypeMeta(value: unknown, expected: ExpectedKind): asserts v
   }
 }
 
-export function asKubeObject(value: unknown, expected: ExpectedKind): KubeObject {
+/**
+ * The decoded body (or patched object) as the object the write stores: the
+ * URL's apiVersion and kind, a metadata object, and the JSON shape Go gives
+ * the kind's struct (go-json-shape.ts) as upstream's typed decoding does,
+ * e.g. an emptied `env: []` or `labels: {}` gone, `resources: {}` written.
+ * Every create, update and patch (JSON, merge, strategic) comes through here.
+ */
+export function asKubeObject(value: unknown, expected: ExpectedKind, options: { goShaped?: boolean } = {}): KubeObject {
   checkTypeMeta(value, expected);
   const expectedVersion = expected.group === '' ? expected.version : `${expected.group}/${expected.version}`;
   const metadata = value.metadata ?? {};
@@ -74,7 +83,8 @@ export function asKubeObject(value: unknown, expected: ExpectedKind): KubeObject
       throw badRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: metadata.${field} must be a map of strings`);
     }
   }
-  return { ...value, apiVersion: expectedVersion, kind: expected.kind, metadata } as KubeObject;
+  const shaped = options.goShaped === true ? value : goJsonShape({ ...value, kind: expected.kind, apiVersion: expectedVersion, metadata }, expected);
+  return { ...shaped, apiVersion: expectedVersion, kind: expected.kind, metadata: shaped.metadata ?? metadata } as KubeObject;
 }
 
 // ---- protobuf bodies ----

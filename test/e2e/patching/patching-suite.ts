@@ -325,8 +325,17 @@ export function patchingSuite(version: KubectlVersion, options: { applyOnly?: bo
       assert.deepEqual(await finalizers({ metadata: { finalizers: ['example.com/a'] } }), ['example.com/a']);
       // A new item goes before the current ones the patch does not name.
       assert.deepEqual(await finalizers({ metadata: { finalizers: ['example.com/b'] } }), ['example.com/b', 'example.com/a']);
-      // Upstream stores an empty list and omits it when encoding (omitempty); k8ts keeps it as [].
-      assert.deepEqual((await finalizers({ metadata: { '$deleteFromPrimitiveList/finalizers': ['example.com/a', 'example.com/b'] } })) ?? [], []);
+      // The emptied list is gone: finalizers is omitempty, as upstream's Go struct writes it.
+      assert.equal(await finalizers({ metadata: { '$deleteFromPrimitiveList/finalizers': ['example.com/a', 'example.com/b'] } }), undefined);
+
+      // Every patch type's result has that Go shape: an emptied omitempty map is gone, as upstream serves it.
+      type Held = { metadata: { labels?: Record<string, string> }; data?: Record<string, string> };
+      const held = async (type: string, patch: unknown): Promise<Held> => JSON.parse(await ok('patch', 'configmap', 'held', '--type', type, '-p', JSON.stringify(patch), '-o', 'json')) as Held;
+      assert.deepEqual((await held('merge', { metadata: { labels: { a: '1' } } })).metadata.labels, { a: '1' });
+      assert.equal((await held('merge', { metadata: { labels: { a: null } } })).metadata.labels, undefined);
+      assert.equal((await held('json', [{ op: 'remove', path: '/data/k' }])).data, undefined);
+      assert.equal((await held('strategic', { data: { k: 'v' } })).data?.k, 'v');
+      assert.equal((await held('strategic', { data: { k: null } })).data, undefined);
     });
 
     scenario('edit sends a strategic merge patch of what the editor changed', async () => {

@@ -67,7 +67,8 @@ describe('strategic merge patch over HTTP', () => {
     assert.equal(warn.status, 200, warn.text);
     assert.match(String(warn.headers.warning), /299 - "duplicate field \\"spec\.paused\\""/);
     assert.match(String(warn.headers.warning), /299 - "unknown field \\"spec\.foo\\""/);
-    assert.equal(warn.json<{ spec: { paused?: boolean } }>().spec.paused, false, 'of duplicates the last wins');
+    // The last (false) wins; paused is omitempty, so upstream writes no false.
+    assert.equal(warn.json<{ spec: { paused?: boolean } }>().spec.paused, undefined, 'of duplicates the last wins');
 
     const ignore = await patch(`${DEPLOYMENTS}/api`, '{"spec":{"paused":true,"foo":1}}', '?fieldValidation=Ignore');
     assert.equal(ignore.status, 200, ignore.text);
@@ -94,6 +95,19 @@ describe('strategic merge patch over HTTP', () => {
     assert.equal(dry.json<typeof deployment>().spec.template.spec.containers[0]!.image, 'nginx:dry');
     const stored = await api.request('GET', `${DEPLOYMENTS}/api`);
     assert.equal(stored.json<typeof deployment>().spec.template.spec.containers[0]!.image, 'nginx:1');
+  });
+
+  it('the patched object has Go\'s JSON shape: deleting the last env var leaves no env, as upstream', async () => {
+    type Container = { name: string; env?: unknown; resources?: unknown };
+    const containerOf = (r: ApiResponse): Container => r.json<{ spec: { template: { spec: { containers: Container[] } } } }>().spec.template.spec.containers[0]!;
+    const added = await patch(`${DEPLOYMENTS}/api`, '{"spec":{"template":{"spec":{"containers":[{"name":"main","env":[{"name":"B","value":"2"}]}]}}}}');
+    assert.equal(added.status, 200, added.text);
+    assert.deepEqual(containerOf(added).env, [{ name: 'B', value: '2' }, { name: 'A', value: '1' }]);
+    const emptied = await patch(`${DEPLOYMENTS}/api`, '{"spec":{"template":{"spec":{"containers":[{"name":"main","env":[{"name":"A","$patch":"delete"},{"name":"B","$patch":"delete"}]}]}}}}');
+    assert.equal(emptied.status, 200, emptied.text);
+    assert.equal(Object.hasOwn(containerOf(emptied), 'env'), false, emptied.text);
+    // A struct Go always writes, even with omitempty.
+    assert.deepEqual(containerOf(emptied).resources, {});
   });
 
   it('subresources: scale takes a strategic merge patch of a Scale, status merges conditions by type', async () => {
