@@ -18,7 +18,8 @@ import {
   type Managed,
   type ManagedEntry,
 } from './managed-fields.js';
-import type { Atom, TypeRef, TypeSchema } from './schema.js';
+import type { TypeRef, TypeSchema } from './schema.js';
+import { withValueStructs } from './value-structs.js';
 import { compare, ensureNamedFieldsAreMembers, equalValues, merge, removeItems, toFieldSet, validateConfiguration } from './typed.js';
 
 type JsonObject = { [key: string]: JsonValue };
@@ -379,33 +380,4 @@ function dropNulls(v: JsonValue): JsonValue {
     return out;
   }
   return v;
-}
-
-/**
- * Go's typed objects always hold their non-pointer structs (a Deployment's
- * spec, its template and the template's metadata) and their fields without
- * omitempty (the schema's `required`, null when unset), so a field inside
- * one never makes its parent "added". The schemas do not say which structs
- * are values; these names are the ones upstream declares by value.
- */
-const VALUE_STRUCT = /\.(ObjectMeta|PodTemplateSpec|DeploymentStrategy|DaemonSetUpdateStrategy|StatefulSetUpdateStrategy|ResourceRequirements|JobTemplateSpec|[A-Za-z]*Spec|[A-Za-z]*Status)$/;
-
-export function withValueStructs(schema: TypeSchema, value: JsonObject, type: TypeRef, depth = 0): JsonObject {
-  if (depth > 12) return value;
-  const atom: Atom = schema.resolve(type);
-  const map = atom.map;
-  if (map === undefined || map.relationship === 'atomic') return value;
-  const out: JsonObject = { ...value };
-  for (const [name, ref] of map.fields) {
-    const current = out[name];
-    const isValue = ref.named !== undefined && VALUE_STRUCT.test(ref.named) && ref.mapRelationship === undefined && schema.resolve(ref).map?.relationship !== 'atomic';
-    if (current === undefined && isValue) out[name] = withValueStructs(schema, {}, ref, depth + 1);
-    else if (isObject(current) && isValue) out[name] = withValueStructs(schema, current, ref, depth + 1);
-    else if (current === undefined && map.required.has(name) && schema.resolve(ref).scalar !== true) out[name] = null; // a nil slice or map
-    else if (Array.isArray(current)) {
-      const element = schema.resolve(ref).list?.element;
-      if (element !== undefined) out[name] = current.map((item) => (isObject(item) ? withValueStructs(schema, item, element, depth + 1) : item));
-    }
-  }
-  return out;
 }
