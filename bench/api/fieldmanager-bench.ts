@@ -9,7 +9,7 @@
  *   fm_patch_image_us   trackWrite of a patch of it that changes the container's image (what a strategic merge patch hands over)
  *   fm_apply_deploy_us  server-side apply of a Deployment onto the one the same manager applied, its image changed
  *   fm_fieldsv1_decode_us / fm_fieldsv1_encode_us  managedFields of the created pod from and to the wire form
- * Run alone: node dist/bench/api/fieldmanager-bench.js [ms per measure]
+ * Run alone: node dist/bench/api/fieldmanager-bench.js [ms per measure] [figure names…]
  */
 import { fileURLToPath } from 'node:url';
 import type { ResourceInfo } from '../../src/api/scheme.js';
@@ -86,7 +86,8 @@ function deployment(image: string): JsonObject {
   };
 }
 
-export function measureFieldManager(options: { msPerMeasure?: number } = {}): Record<string, number> {
+/** `only`: the names of the figures to measure (all when absent), e.g. to profile one. */
+export function measureFieldManager(options: { msPerMeasure?: number; only?: readonly string[] | undefined } = {}): Record<string, number> {
   const ms = options.msPerMeasure ?? 1000;
   const pods = { resource: resource('', 'pods'), subresource: undefined, defaults: (o: KubeObject) => defaultPod(o as never) };
   const pod = benchPod('bench-0', 'bench') as unknown as KubeObject;
@@ -114,20 +115,23 @@ export function measureFieldManager(options: { msPerMeasure?: number } = {}): Re
   const count = (o: KubeObject | JsonObject): void => {
     sink += (o.metadata as { managedFields?: unknown[] }).managedFields?.length ?? 0;
   };
-  const figures = {
-    fm_create_us: microsPerOp(() => count(trackWrite(pods, undefined, pod, 'kubectl-create')), ms),
-    fm_update_label_us: microsPerOp(() => count(trackWrite(pods, live, relabelled, 'kubectl-label')), ms),
-    fm_patch_image_us: microsPerOp(() => count(trackWrite(pods, live, reimaged as unknown as KubeObject, 'kubectl-set')), ms),
-    fm_apply_deploy_us: microsPerOp(() => count(deployments.apply(liveDeployment, structuredClone(nextConfig), 'kubectl', false)), ms),
-    fm_fieldsv1_decode_us: microsPerOp(() => (sink += decodeManagedFields(wire).size), ms),
-    fm_fieldsv1_encode_us: microsPerOp(() => (sink += encodeManagedFields(decoded)?.length ?? 0), ms),
+  const operations: Record<string, () => unknown> = {
+    fm_create_us: () => count(trackWrite(pods, undefined, pod, 'kubectl-create')),
+    fm_update_label_us: () => count(trackWrite(pods, live, relabelled, 'kubectl-label')),
+    fm_patch_image_us: () => count(trackWrite(pods, live, reimaged as unknown as KubeObject, 'kubectl-set')),
+    fm_apply_deploy_us: () => count(deployments.apply(liveDeployment, structuredClone(nextConfig), 'kubectl', false)),
+    fm_fieldsv1_decode_us: () => (sink += decodeManagedFields(wire).size),
+    fm_fieldsv1_encode_us: () => (sink += encodeManagedFields(decoded)?.length ?? 0),
   };
+  const figures: Record<string, number> = {};
+  for (const [name, op] of Object.entries(operations)) if (options.only === undefined || options.only.includes(name)) figures[name] = microsPerOp(op, ms);
   if (sink === 0) throw new Error('nothing measured');
   return Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, round(v, 2)]));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ms = Number(process.argv[2] ?? 1000);
-  const figures = measureFieldManager({ msPerMeasure: ms });
+  const only = process.argv.slice(3);
+  const figures = measureFieldManager({ msPerMeasure: ms, only: only.length > 0 ? only : undefined });
   printTable(['measure', 'µs/op'], Object.entries(figures));
 }

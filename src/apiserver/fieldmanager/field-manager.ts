@@ -20,6 +20,7 @@ import {
 } from './managed-fields.js';
 import type { TypeRef, TypeSchema } from './schema.js';
 import { withValueStructs } from './value-structs.js';
+import { cloneJson } from './json-clone.js';
 import { compare, ensureNamedFieldsAreMembers, equalValues, merge, removeItems, toFieldSet, validateConfiguration } from './typed.js';
 
 type JsonObject = { [key: string]: JsonValue };
@@ -76,7 +77,7 @@ export class FieldManager {
       // Upstream's UpdateNoErrors: a write never fails for its bookkeeping.
       const liveEntries = live === undefined ? undefined : metadataOf(live).managedFields;
       if (liveEntries === undefined) delete meta.managedFields;
-      else meta.managedFields = structuredClone(liveEntries);
+      else meta.managedFields = cloneJson(liveEntries);
     }
     return result;
   }
@@ -103,7 +104,7 @@ export class FieldManager {
 
   /** The fields the live client-side apply annotation sets to the values the object still has. */
   private allowedByLastApplied(live: JsonObject): FieldSet | undefined {
-    const annotations = metadataOf(structuredClone(live)).annotations;
+    const annotations = isObject(live.metadata) ? live.metadata.annotations : undefined;
     const text = isObject(annotations) ? annotations[LAST_APPLIED] : undefined;
     if (typeof text !== 'string' || text === '') return undefined;
     const { schema, type, apiVersion } = this.config;
@@ -124,7 +125,7 @@ export class FieldManager {
     if (applied.apiVersion !== apiVersion || applied.kind !== kind) {
       throw new ApplyInputError(`invalid object type: ${gvkString(applied.apiVersion, applied.kind)}`);
     }
-    const liveObject = structuredClone(live ?? {});
+    const liveObject = cloneJson(live ?? {});
     const order = keyOrder(liveObject, undefined);
     let managed: Managed;
     try {
@@ -228,9 +229,10 @@ export class FieldManager {
     if (!force && conflicts.length > 0) throw new ApplyConflicts(conflicts);
     for (const [key, entry] of [...managed]) {
       if (key === workflow) continue;
-      const set = entry.set.difference(taken.get(key) ?? new FieldSet()).difference(removed);
+      const clash = taken.get(key);
+      const set = (clash === undefined ? entry.set : entry.set.difference(clash)).difference(removed);
       if (set.empty()) managed.delete(key);
-      else managed.set(key, { ...entry, set });
+      else if (set !== entry.set) managed.set(key, { ...entry, set });
     }
     return { modified, added };
   }
@@ -269,7 +271,7 @@ export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 function syncLastApplied(object: JsonObject, applied: JsonObject): void {
   const annotations = metadataOf(object).annotations;
   if (!isObject(annotations) || annotations[LAST_APPLIED] === undefined) return;
-  const config = structuredClone(applied);
+  const config = cloneJson(applied);
   const configAnnotations = metadataOf(config).annotations;
   if (isObject(configAnnotations)) delete configAnnotations[LAST_APPLIED];
   annotations[LAST_APPLIED] = `${sortedJson(config)}\n`;

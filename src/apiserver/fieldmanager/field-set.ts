@@ -33,6 +33,7 @@ export class FieldSet {
 
   insert(path: Path): void {
     if (path.length === 0) return;
+    encodings.delete(this);
     let node: FieldSet = this;
     const last = path.length - 1;
     for (let i = 0; i < last; i++) node = node.childFor(path[i]!);
@@ -175,13 +176,22 @@ export class FieldSet {
     return out;
   }
 
-  /** The FieldsV1 object of this set. */
-  toFieldsV1(): { [key: string]: JsonValue } {
-    return this.emit(false);
+  /**
+   * The FieldsV1 object of this set. Sets are immutable by convention and so
+   * is what they encode to: the object is computed once per set, and a set
+   * decoded from a canonical FieldsV1 object encodes to that very object.
+   */
+  toFieldsV1(): FieldsV1 {
+    let fields = encodings.get(this);
+    if (fields === undefined) {
+      fields = this.emit(false);
+      encodings.set(this, fields);
+    }
+    return fields;
   }
 
-  private emit(includeSelf: boolean): { [key: string]: JsonValue } {
-    const out: { [key: string]: JsonValue } = {};
+  private emit(includeSelf: boolean): FieldsV1 {
+    const out: FieldsV1 = {};
     if (includeSelf) out['.'] = {};
     const entries: Array<{ key: string; element: PathElement; child: FieldSet | undefined }> = [];
     for (const [key, c] of this.children) entries.push({ key, element: c.element, child: c.set });
@@ -193,28 +203,62 @@ export class FieldSet {
 
   static fromFieldsV1(fields: unknown): FieldSet {
     const out = new FieldSet();
-    out.read(fields ?? {});
+    const root = fields ?? {};
+    if (out.read(root, true)) encodings.set(out, root as FieldsV1);
     return out;
   }
 
-  /** Read one FieldsV1 node into this (empty) set. */
-  private read(node: unknown): void {
+  /**
+   * Read one FieldsV1 node into this (empty) set. Returns whether the node is
+   * exactly what toFieldsV1 writes for it (keys canonical and in order, '.'
+   * only first and only beside children, leaves `{}`).
+   */
+  private read(node: unknown, root: boolean): boolean {
     if (node === null || typeof node !== 'object' || Array.isArray(node)) throw new FieldsDecodeError('FieldsV1 must be a JSON object');
+    let canonical = true;
+    let first = true;
+    let self = false;
+    let previous: PathElement | undefined;
     for (const key in node) {
-      if (key === '.') continue;
-      const element = deserializeElement(key);
-      if (element === undefined) continue;
       const value: unknown = (node as Record<string, unknown>)[key];
+      if (key === '.') {
+        self = true;
+        if (root || !first || !isEmptyObject(value)) canonical = false;
+        first = false;
+        continue;
+      }
+      first = false;
+      const element = deserializeElement(key);
+      if (element === undefined) {
+        canonical = false;
+        continue;
+      }
       const child = new FieldSet();
-      child.read(value);
+      if (!child.read(value, false)) canonical = false;
       // A node is a member when it says so ('.') or when it is a leaf.
-      let self = child.empty();
-      if (!self) for (const k in value as object) if (k === '.') self = true;
+      const leaf = child.empty();
+      let member = leaf;
+      if (!leaf) for (const k in value as object) if (k === '.') member = true;
       const k = serializeElement(element);
-      if (self) this.members.set(k, element);
-      if (!child.empty()) this.children.set(k, { element, set: child });
+      if (k !== key || (previous !== undefined && compareElements(previous, element) >= 0) || (leaf && !isEmptyObject(value))) canonical = false;
+      previous = element;
+      if (member) this.members.set(k, element);
+      if (!leaf) this.children.set(k, { element, set: child });
     }
+    if (self && this.empty()) canonical = false;
+    return canonical;
   }
+}
+
+export type FieldsV1 = { [key: string]: JsonValue };
+
+/** What each set encodes to (see toFieldsV1). */
+const encodings = new WeakMap<FieldSet, FieldsV1>();
+
+function isEmptyObject(v: unknown): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  for (const _ in v) return false;
+  return true;
 }
 
 const byElement = (a: Child, b: Child): number => compareElements(a.element, b.element);
