@@ -34,6 +34,7 @@ export class FieldSet {
   insert(path: Path): void {
     if (path.length === 0) return;
     encodings.delete(this);
+    encodingsWithSelf.delete(this);
     let node: FieldSet = this;
     const last = path.length - 1;
     for (let i = 0; i < last; i++) node = node.childFor(path[i]!);
@@ -182,10 +183,16 @@ export class FieldSet {
    * decoded from a canonical FieldsV1 object encodes to that very object.
    */
   toFieldsV1(): FieldsV1 {
-    let fields = encodings.get(this);
+    return this.encoded(false);
+  }
+
+  /** The FieldsV1 node of this set; with '.' first when the node is itself a member. */
+  private encoded(includeSelf: boolean): FieldsV1 {
+    const cache = includeSelf ? encodingsWithSelf : encodings;
+    let fields = cache.get(this);
     if (fields === undefined) {
-      fields = this.emit(false);
-      encodings.set(this, fields);
+      fields = this.emit(includeSelf);
+      cache.set(this, fields);
     }
     return fields;
   }
@@ -197,7 +204,7 @@ export class FieldSet {
     for (const [key, c] of this.children) entries.push({ key, element: c.element, child: c.set });
     for (const [key, element] of this.members) if (!this.children.has(key)) entries.push({ key, element, child: undefined });
     if (entries.length > 1) entries.sort((a, b) => compareElements(a.element, b.element));
-    for (const { key, child } of entries) out[key] = child === undefined ? {} : child.emit(this.members.has(key));
+    for (const { key, child } of entries) out[key] = child === undefined ? {} : child.encoded(this.members.has(key));
     return out;
   }
 
@@ -234,7 +241,8 @@ export class FieldSet {
         continue;
       }
       const child = new FieldSet();
-      if (!child.read(value, false)) canonical = false;
+      const childCanonical = child.read(value, false);
+      if (!childCanonical) canonical = false;
       // A node is a member when it says so ('.') or when it is a leaf.
       const leaf = child.empty();
       let member = leaf;
@@ -243,7 +251,10 @@ export class FieldSet {
       if (k !== key || (previous !== undefined && compareElements(previous, element) >= 0) || (leaf && !isEmptyObject(value))) canonical = false;
       previous = element;
       if (member) this.members.set(k, element);
-      if (!leaf) this.children.set(k, { element, set: child });
+      if (!leaf) {
+        this.children.set(k, { element, set: child });
+        if (childCanonical) (member ? encodingsWithSelf : encodings).set(child, value as FieldsV1);
+      }
     }
     if (self && this.empty()) canonical = false;
     return canonical;
@@ -252,8 +263,9 @@ export class FieldSet {
 
 export type FieldsV1 = { [key: string]: JsonValue };
 
-/** What each set encodes to (see toFieldsV1). */
+/** What each set (or subtree) encodes to (see toFieldsV1); with '.' first for a subtree that is itself a member. */
 const encodings = new WeakMap<FieldSet, FieldsV1>();
+const encodingsWithSelf = new WeakMap<FieldSet, FieldsV1>();
 
 function isEmptyObject(v: unknown): boolean {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
