@@ -112,12 +112,29 @@ export function goJson(value: JsonValue): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * FieldsV1 keys of field names, kept so that the same name gives the same
+ * string (whose hash is computed once); bounded, as names come from users.
+ */
+const fieldKeys = new Map<string, string>();
+const MAX_FIELD_KEYS = 20_000;
+
+function fieldKey(name: string): string {
+  let k = fieldKeys.get(name);
+  if (k === undefined) {
+    if (fieldKeys.size >= MAX_FIELD_KEYS) fieldKeys.clear();
+    k = `f:${name}`;
+    fieldKeys.set(name, k);
+  }
+  return k;
+}
+
 /** FieldsV1 keys of key and value elements, computed once per element object. */
 const serialized = new WeakMap<PathElement, string>();
 
 /** The FieldsV1 key of one element: `f:name`, `k:{"name":"x"}`, `v:"a"`, `i:0`. */
 export function serializeElement(e: PathElement): string {
-  if ('field' in e) return `f:${e.field}`;
+  if ('field' in e) return fieldKey(e.field);
   let s = serialized.get(e);
   if (s === undefined) {
     if ('key' in e) s = `k:{${e.key.map(([n, v]) => `${goJson(n)}:${goJson(v)}`).join(',')}}`;

@@ -132,102 +132,134 @@ export interface Comparison {
 }
 
 export function compare(schema: TypeSchema, lhs: JsonValue, rhs: JsonValue, type: TypeRef): Comparison {
-  const added = new FieldSet();
-  const modified = new FieldSet();
-  const removed = new FieldSet();
-  const leaf = (l: JsonValue | undefined, r: JsonValue | undefined, path: Path): void => {
-    if (l === undefined) added.insert(path);
-    else if (r === undefined) removed.insert(path);
-    else if (!equalValues(l, r)) modified.insert(path);
-  };
-  const walk = (l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef, path: Path): void => {
-    const atom = schema.resolve(t);
+  const c = new Comparer(schema);
+  c.walk(lhs, rhs, type);
+  return { added: c.added, modified: c.modified, removed: c.removed };
+}
+
+/** One comparison: the walk keeps the current path on a stack, which the sets copy their elements from. */
+class Comparer {
+  readonly added = new FieldSet();
+  readonly modified = new FieldSet();
+  readonly removed = new FieldSet();
+  private readonly path: PathElement[] = [];
+
+  constructor(private readonly schema: TypeSchema) {}
+
+  walk(l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef): void {
+    const atom = this.schema.resolve(t);
     const kl = deduce(atom, l);
     const kr = deduce(atom, r);
-    let inLeaf = false;
-    const handle = (kind: 'scalar' | 'list' | 'map', lv: JsonValue | undefined, rv: JsonValue | undefined): void => {
-      if (inLeaf) return;
-      if (kind === 'scalar') {
-        inLeaf = true;
-        leaf(lv, rv, path);
-      } else if (kind === 'list') {
-        const list = atom.list!;
-        const ll = isList(lv) ? lv : undefined;
-        const rl = isList(rv) ? rv : undefined;
-        if (list.relationship === 'atomic' || ((ll === undefined || ll.length === 0) && (rl === undefined || rl.length === 0))) {
-          inLeaf = true;
-          leaf(lv, rv, path);
-          return;
-        }
-        compareLists(list, ll ?? [], rl ?? [], path);
-      } else {
-        const map = atom.map!;
-        const lm = isMap(lv) ? lv : undefined;
-        const rm = isMap(rv) ? rv : undefined;
-        const emptyL = lm === undefined || Object.keys(lm).length === 0;
-        const emptyR = rm === undefined || Object.keys(rm).length === 0;
-        if (map.relationship === 'atomic' || (emptyL && emptyR)) {
-          inLeaf = true;
-          leaf(lv, rv, path);
-          return;
-        }
-        const keys = new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})]);
-        for (const k of keys) walk(lm?.[k], rm?.[k], fieldType(map, k) ?? DEDUCED, [...path, fieldElement(k)]);
-      }
-    };
-    if (r === undefined) handle(kl, l, undefined);
-    else if (l === undefined || kl === kr) handle(kr, l, r);
+    let inLeaf: boolean;
+    if (r === undefined) inLeaf = this.node(atom, kl, l, undefined);
+    else if (l === undefined || kl === kr) inLeaf = this.node(atom, kr, l, r);
     else {
-      handle(kl, l, undefined);
-      inLeaf = false;
-      handle(kr, undefined, r);
+      // A value that changed its kind: the old one goes, the new one comes.
+      this.node(atom, kl, l, undefined);
+      inLeaf = this.node(atom, kr, undefined, r);
     }
     if (!inLeaf) {
-      if (l === undefined) added.insert(path);
-      else if (r === undefined) removed.insert(path);
+      if (l === undefined) this.added.insert(this.path);
+      else if (r === undefined) this.removed.insert(this.path);
     }
-  };
-  const compareLists = (list: ListType, l: JsonValue[], r: JsonValue[], path: Path): void => {
-    const order: PathElement[] = [];
+  }
+
+  /** Compare one node as `kind`; true when it was compared as a leaf. */
+  private node(atom: Atom, kind: 'scalar' | 'list' | 'map', lv: JsonValue | undefined, rv: JsonValue | undefined): boolean {
+    if (kind === 'scalar') {
+      this.leaf(lv, rv);
+      return true;
+    }
+    if (kind === 'list') {
+      const list = atom.list!;
+      const ll = isList(lv) ? lv : undefined;
+      const rl = isList(rv) ? rv : undefined;
+      if (list.relationship === 'atomic' || ((ll === undefined || ll.length === 0) && (rl === undefined || rl.length === 0))) {
+        this.leaf(lv, rv);
+        return true;
+      }
+      this.lists(list, ll ?? [], rl ?? []);
+      return false;
+    }
+    const map = atom.map!;
+    const lm = isMap(lv) ? lv : undefined;
+    const rm = isMap(rv) ? rv : undefined;
+    if (map.relationship === 'atomic' || (!hasKeys(lm) && !hasKeys(rm))) {
+      this.leaf(lv, rv);
+      return true;
+    }
+    const path = this.path;
+    if (lm !== undefined) {
+      for (const k in lm) {
+        path.push(fieldElement(k));
+        this.walk(lm[k], rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined, fieldType(map, k) ?? DEDUCED);
+        path.pop();
+      }
+    }
+    if (rm !== undefined) {
+      for (const k in rm) {
+        if (lm !== undefined && Object.hasOwn(lm, k)) continue;
+        path.push(fieldElement(k));
+        this.walk(undefined, rm[k], fieldType(map, k) ?? DEDUCED);
+        path.pop();
+      }
+    }
+    return false;
+  }
+
+  private leaf(l: JsonValue | undefined, r: JsonValue | undefined): void {
+    if (l === undefined) this.added.insert(this.path);
+    else if (r === undefined) this.removed.insert(this.path);
+    else if (!equalValues(l, r)) this.modified.insert(this.path);
+  }
+
+  private lists(list: ListType, l: JsonValue[], r: JsonValue[]): void {
+    const schema = this.schema;
+    const order: Array<{ key: string; element: PathElement }> = [];
     const lValues = new Map<string, JsonValue[]>();
     const rValues = new Map<string, JsonValue[]>();
     for (const item of l) {
-      const e = listItemElement(schema, list, item);
-      const k = serializeElement(e);
-      const seen = lValues.get(k);
+      const element = listItemElement(schema, list, item);
+      const key = serializeElement(element);
+      const seen = lValues.get(key);
       if (seen === undefined) {
-        lValues.set(k, [item]);
-        order.push(e);
+        lValues.set(key, [item]);
+        order.push({ key, element });
       } else seen.push(item);
     }
     for (const item of r) {
-      const e = listItemElement(schema, list, item);
-      const k = serializeElement(e);
-      const seen = rValues.get(k);
+      const element = listItemElement(schema, list, item);
+      const key = serializeElement(element);
+      const seen = rValues.get(key);
       if (seen === undefined) {
-        rValues.set(k, [item]);
-        if (!lValues.has(k)) order.push(e);
+        rValues.set(key, [item]);
+        if (!lValues.has(key)) order.push({ key, element });
       } else seen.push(item);
     }
-    for (const e of order) {
-      const k = serializeElement(e);
-      const ls = lValues.get(k) ?? [];
-      const rs = rValues.get(k) ?? [];
-      const p = [...path, e];
-      if (ls.length <= 1 && rs.length <= 1) walk(ls[0], rs[0], list.element, p);
+    const path = this.path;
+    for (const { key, element } of order) {
+      const ls = lValues.get(key) ?? [];
+      const rs = rValues.get(key) ?? [];
+      path.push(element);
+      if (ls.length <= 1 && rs.length <= 1) this.walk(ls[0], rs[0], list.element);
       else if (ls.length >= 2 && rs.length >= 2) {
-        if (!equalValues(ls, rs)) modified.insert(p);
+        if (!equalValues(ls, rs)) this.modified.insert(path);
       } else if (ls.length >= 2) {
-        if (rs.length !== 0) walk(undefined, rs[0], list.element, p);
-        removed.insert(p);
+        if (rs.length !== 0) this.walk(undefined, rs[0], list.element);
+        this.removed.insert(path);
       } else {
-        if (ls.length !== 0) walk(ls[0], undefined, list.element, p);
-        added.insert(p);
+        if (ls.length !== 0) this.walk(ls[0], undefined, list.element);
+        this.added.insert(path);
       }
+      path.pop();
     }
-  };
-  walk(lhs, rhs, type, []);
-  return { added, modified, removed };
+  }
+}
+
+function hasKeys(m: JsonObject | undefined): boolean {
+  if (m === undefined) return false;
+  for (const _ in m) return true;
+  return false;
 }
 
 // ---- merge of an applied configuration (rhs) into a live object (lhs)
