@@ -22,8 +22,19 @@ interface Child {
  * No child subtree is ever empty.
  */
 export class FieldSet {
-  private readonly members = new Map<string, PathElement>();
-  private readonly children = new Map<string, Child>();
+  // Most nodes have members only or children only: each map is created on its first entry.
+  private members: ReadonlyMap<string, PathElement> = NO_MEMBERS;
+  private children: ReadonlyMap<string, Child> = NO_CHILDREN;
+
+  private addMember(k: string, e: PathElement): void {
+    if (this.members === NO_MEMBERS) this.members = new Map();
+    (this.members as Map<string, PathElement>).set(k, e);
+  }
+
+  private addChild(k: string, c: Child): void {
+    if (this.children === NO_CHILDREN) this.children = new Map();
+    (this.children as Map<string, Child>).set(k, c);
+  }
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -39,7 +50,7 @@ export class FieldSet {
     const last = path.length - 1;
     for (let i = 0; i < last; i++) node = node.childFor(path[i]!);
     const e = path[last]!;
-    node.members.set(serializeElement(e), e);
+    node.addMember(serializeElement(e), e);
   }
 
   /** The subtree under `e`, created when missing (for building a set). */
@@ -48,14 +59,14 @@ export class FieldSet {
     let c = this.children.get(k);
     if (c === undefined) {
       c = { element: e, set: new FieldSet() };
-      this.children.set(k, c);
+      this.addChild(k, c);
     }
     return c.set;
   }
 
   /** Add `e` itself as a member (for building a set). */
   insertMember(e: PathElement): void {
-    this.members.set(serializeElement(e), e);
+    this.addMember(serializeElement(e), e);
   }
 
   has(path: Path): boolean {
@@ -81,24 +92,24 @@ export class FieldSet {
     if (other.empty()) return this;
     if (this.empty()) return other;
     const out = new FieldSet();
-    for (const [k, e] of this.members) out.members.set(k, e);
-    for (const [k, e] of other.members) out.members.set(k, e);
+    for (const [k, e] of this.members) out.addMember(k, e);
+    for (const [k, e] of other.members) out.addMember(k, e);
     for (const [k, c] of this.children) {
       const o = other.children.get(k);
-      out.children.set(k, o === undefined ? c : { element: c.element, set: c.set.union(o.set) });
+      out.addChild(k, o === undefined ? c : { element: c.element, set: c.set.union(o.set) });
     }
-    for (const [k, c] of other.children) if (!out.children.has(k)) out.children.set(k, c);
+    for (const [k, c] of other.children) if (!out.children.has(k)) out.addChild(k, c);
     return out;
   }
 
   intersection(other: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, e] of this.members) if (other.members.has(k)) out.members.set(k, e);
+    for (const [k, e] of this.members) if (other.members.has(k)) out.addMember(k, e);
     for (const [k, c] of this.children) {
       const o = other.children.get(k);
       if (o === undefined) continue;
       const set = c.set.intersection(o.set);
-      if (!set.empty()) out.children.set(k, { element: c.element, set });
+      if (!set.empty()) out.addChild(k, { element: c.element, set });
     }
     return out;
   }
@@ -107,13 +118,13 @@ export class FieldSet {
   difference(other: FieldSet): FieldSet {
     if (other.empty()) return this;
     const out = new FieldSet();
-    for (const [k, e] of this.members) if (!other.members.has(k)) out.members.set(k, e);
+    for (const [k, e] of this.members) if (!other.members.has(k)) out.addMember(k, e);
     for (const [k, c] of this.children) {
       const o = other.children.get(k);
-      if (o === undefined) out.children.set(k, c);
+      if (o === undefined) out.addChild(k, c);
       else {
         const set = c.set.difference(o.set);
-        if (!set.empty()) out.children.set(k, { element: c.element, set });
+        if (!set.empty()) out.addChild(k, { element: c.element, set });
       }
     }
     return out;
@@ -123,14 +134,14 @@ export class FieldSet {
   recursiveDifference(other: FieldSet): FieldSet {
     if (other.empty()) return this;
     const out = new FieldSet();
-    for (const [k, e] of this.members) if (!other.members.has(k)) out.members.set(k, e);
+    for (const [k, e] of this.members) if (!other.members.has(k)) out.addMember(k, e);
     for (const [k, c] of this.children) {
       if (other.members.has(k)) continue;
       const o = other.children.get(k);
-      if (o === undefined) out.children.set(k, c);
+      if (o === undefined) out.addChild(k, c);
       else {
         const set = c.set.recursiveDifference(o.set);
-        if (!set.empty()) out.children.set(k, { element: c.element, set });
+        if (!set.empty()) out.addChild(k, { element: c.element, set });
       }
     }
     return out;
@@ -150,8 +161,8 @@ export class FieldSet {
 
   copy(): FieldSet {
     const out = new FieldSet();
-    for (const [k, e] of this.members) out.members.set(k, e);
-    for (const [k, c] of this.children) out.children.set(k, { element: c.element, set: c.set.copy() });
+    for (const [k, e] of this.members) out.addMember(k, e);
+    for (const [k, c] of this.children) out.addChild(k, { element: c.element, set: c.set.copy() });
     return out;
   }
 
@@ -250,9 +261,9 @@ export class FieldSet {
       const k = serializeElement(element);
       if (k !== key || (previous !== undefined && compareElements(previous, element) >= 0) || (leaf && !isEmptyObject(value))) canonical = false;
       previous = element;
-      if (member) this.members.set(k, element);
+      if (member) this.addMember(k, element);
       if (!leaf) {
-        this.children.set(k, { element, set: child });
+        this.addChild(k, { element, set: child });
         if (childCanonical) (member ? encodingsWithSelf : encodings).set(child, value as FieldsV1);
       }
     }
@@ -272,6 +283,9 @@ function isEmptyObject(v: unknown): boolean {
   for (const _ in v) return false;
   return true;
 }
+
+const NO_MEMBERS: ReadonlyMap<string, PathElement> = new Map();
+const NO_CHILDREN: ReadonlyMap<string, Child> = new Map();
 
 const byElement = (a: Child, b: Child): number => compareElements(a.element, b.element);
 

@@ -156,11 +156,14 @@ export function deserializeElement(s: string): PathElement | undefined {
     case 'f':
       return { field: rest };
     case 'v':
-      return { value: parseJson(rest) };
     case 'k': {
-      const parsed = parseJson(rest);
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new FieldsDecodeError(`invalid key: ${s}`);
-      return keyElement(Object.entries(parsed));
+      let e = decodedKeys.get(s);
+      if (e === undefined) {
+        e = s[0] === 'v' ? { value: parseJson(rest) } : keyOf(s, parseJson(rest));
+        if (decodedKeys.size >= MAX_DECODED_KEYS) decodedKeys.clear();
+        decodedKeys.set(s, e);
+      }
+      return e;
     }
     case 'i': {
       if (!/^-?\d+$/.test(rest)) throw new FieldsDecodeError(`invalid index: ${s}`);
@@ -169,6 +172,15 @@ export function deserializeElement(s: string): PathElement | undefined {
     default:
       return undefined;
   }
+}
+
+/** Key and value elements by their FieldsV1 key: the same items come back in every entry of every object (bounded). */
+const decodedKeys = new Map<string, PathElement>();
+const MAX_DECODED_KEYS = 20_000;
+
+function keyOf(s: string, parsed: JsonValue): PathElement {
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new FieldsDecodeError(`invalid key: ${s}`);
+  return keyElement(Object.entries(parsed));
 }
 
 function parseJson(text: string): JsonValue {
