@@ -25,6 +25,9 @@ export class FieldSet {
   // Most nodes have members only or children only: each map is created on its first entry.
   private members: ReadonlyMap<string, PathElement> = NO_MEMBERS;
   private children: ReadonlyMap<string, Child> = NO_CHILDREN;
+  /** What this set encodes to (see toFieldsV1), and as a subtree that is itself a member ('.' first). */
+  private encoding: FieldsV1 | undefined;
+  private encodingWithSelf: FieldsV1 | undefined;
 
   private addMember(k: string, e: PathElement): void {
     if (this.members === NO_MEMBERS) this.members = new Map();
@@ -44,8 +47,8 @@ export class FieldSet {
 
   insert(path: Path): void {
     if (path.length === 0) return;
-    encodings.delete(this);
-    encodingsWithSelf.delete(this);
+    this.encoding = undefined;
+    this.encodingWithSelf = undefined;
     let node: FieldSet = this;
     const last = path.length - 1;
     for (let i = 0; i < last; i++) node = node.childFor(path[i]!);
@@ -199,13 +202,8 @@ export class FieldSet {
 
   /** The FieldsV1 node of this set; with '.' first when the node is itself a member. */
   private encoded(includeSelf: boolean): FieldsV1 {
-    const cache = includeSelf ? encodingsWithSelf : encodings;
-    let fields = cache.get(this);
-    if (fields === undefined) {
-      fields = this.emit(includeSelf);
-      cache.set(this, fields);
-    }
-    return fields;
+    if (includeSelf) return (this.encodingWithSelf ??= this.emit(true));
+    return (this.encoding ??= this.emit(false));
   }
 
   private emit(includeSelf: boolean): FieldsV1 {
@@ -222,7 +220,7 @@ export class FieldSet {
   static fromFieldsV1(fields: unknown): FieldSet {
     const out = new FieldSet();
     const root = fields ?? {};
-    if (out.read(root, true)) encodings.set(out, root as FieldsV1);
+    if (out.read(root, true)) out.encoding = root as FieldsV1;
     return out;
   }
 
@@ -264,7 +262,10 @@ export class FieldSet {
       if (member) this.addMember(k, element);
       if (!leaf) {
         this.addChild(k, { element, set: child });
-        if (childCanonical) (member ? encodingsWithSelf : encodings).set(child, value as FieldsV1);
+        if (childCanonical) {
+          if (member) child.encodingWithSelf = value as FieldsV1;
+          else child.encoding = value as FieldsV1;
+        }
       }
     }
     if (self && this.empty()) canonical = false;
@@ -274,9 +275,6 @@ export class FieldSet {
 
 export type FieldsV1 = { [key: string]: JsonValue };
 
-/** What each set (or subtree) encodes to (see toFieldsV1); with '.' first for a subtree that is itself a member. */
-const encodings = new WeakMap<FieldSet, FieldsV1>();
-const encodingsWithSelf = new WeakMap<FieldSet, FieldsV1>();
 
 function isEmptyObject(v: unknown): boolean {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
