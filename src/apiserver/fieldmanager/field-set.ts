@@ -256,7 +256,8 @@ export class FieldSet {
       const leaf = child.empty();
       let member = leaf;
       if (!leaf) for (const k in value as object) if (k === '.') member = true;
-      const k = serializeElement(element);
+      // A field's key is canonical by construction; a key or value may be written differently.
+      const k = key.charCodeAt(0) === 0x66 ? key : serializeElement(element);
       if (k !== key || (previous !== undefined && compareElements(previous, element) >= 0) || (leaf && !isEmptyObject(value))) canonical = false;
       previous = element;
       if (member) this.addMember(k, element);

@@ -47,21 +47,40 @@ function planOf(schema: TypeSchema, map: MapType): readonly FieldPlan[] {
 
 const isObject = (v: JsonValue | undefined): v is JsonObject => v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
 
-/** `value` with its value structs and required fields filled in as Go's typed object holds them (a new object; `value` is not changed). */
+/**
+ * `value` with its value structs and required fields filled in as Go's typed
+ * object holds them. `value` is not changed: what needs filling in is copied
+ * (copy on write), and a subtree that needs nothing is returned as it is.
+ */
 export function withValueStructs(schema: TypeSchema, value: JsonObject, type: TypeRef, depth = 0): JsonObject {
   if (depth > MAX_DEPTH) return value;
   const map = schema.resolve(type).map;
   if (map === undefined || map.relationship === 'atomic') return value;
-  const out: JsonObject = { ...value };
+  let out: JsonObject | undefined;
   for (const f of planOf(schema, map)) {
-    const current = out[f.name];
-    if (f.valueStruct && current === undefined) out[f.name] = withValueStructs(schema, {}, f.ref, depth + 1);
-    else if (f.valueStruct && isObject(current)) out[f.name] = withValueStructs(schema, current, f.ref, depth + 1);
-    else if (current === undefined && f.nilWhenAbsent) out[f.name] = null;
-    else if (Array.isArray(current) && f.listElement !== undefined) {
-      const element = f.listElement;
-      out[f.name] = current.map((item) => (isObject(item) ? withValueStructs(schema, item, element, depth + 1) : item));
+    const current = value[f.name];
+    let next: JsonValue | undefined = current;
+    if (f.valueStruct && current === undefined) next = withValueStructs(schema, {}, f.ref, depth + 1);
+    else if (f.valueStruct && isObject(current)) next = withValueStructs(schema, current, f.ref, depth + 1);
+    else if (current === undefined && f.nilWhenAbsent) next = null;
+    else if (Array.isArray(current) && f.listElement !== undefined) next = completeItems(schema, current, f.listElement, depth + 1);
+    if (next !== current) {
+      out ??= { ...value };
+      out[f.name] = next as JsonValue;
     }
   }
-  return out;
+  return out ?? value;
+}
+
+function completeItems(schema: TypeSchema, items: JsonValue[], element: TypeRef, depth: number): JsonValue[] {
+  let out: JsonValue[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const next = isObject(item) ? withValueStructs(schema, item, element, depth) : item;
+    if (next !== item) {
+      out ??= items.slice();
+      out[i] = next;
+    }
+  }
+  return out ?? items;
 }
