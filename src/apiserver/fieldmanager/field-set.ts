@@ -56,8 +56,15 @@ export class FieldSet {
     node.addMember(serializeElement(e), e);
   }
 
+  /** The subtrees of longer paths, by their first element. */
+  *childSets(): Iterable<[PathElement, FieldSet]> {
+    for (const c of this.children.values()) yield [c.element, c.set];
+  }
+
   /** The subtree under `e`, created when missing (for building a set). */
   childFor(e: PathElement): FieldSet {
+    this.encoding = undefined;
+    this.encodingWithSelf = undefined;
     const k = serializeElement(e);
     let c = this.children.get(k);
     if (c === undefined) {
@@ -69,6 +76,8 @@ export class FieldSet {
 
   /** Add `e` itself as a member (for building a set). */
   insertMember(e: PathElement): void {
+    this.encoding = undefined;
+    this.encodingWithSelf = undefined;
     this.addMember(serializeElement(e), e);
   }
 

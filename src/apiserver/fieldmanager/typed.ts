@@ -71,7 +71,8 @@ export function equalValues(a: JsonValue | undefined, b: JsonValue | undefined):
 
 export function toFieldSet(schema: TypeSchema, value: JsonValue, type: TypeRef): FieldSet {
   const set = new FieldSet();
-  const walk = (v: JsonValue, t: TypeRef, path: Path): void => {
+  const path: PathElement[] = []; // the current path, a stack the set copies elements from
+  const walk = (v: JsonValue, t: TypeRef): void => {
     const atom = schema.resolve(t);
     switch (deduce(atom, v)) {
       case 'scalar':
@@ -85,23 +86,28 @@ export function toFieldSet(schema: TypeSchema, value: JsonValue, type: TypeRef):
         }
         if (!isList(v)) return;
         const elements = v.map((item) => listItemElement(schema, list, item));
-        const seen = new Set<string>();
-        const duplicates = new Set<string>();
-        elements.forEach((e) => {
-          const k = serializeElement(e);
-          if (seen.has(k) && !duplicates.has(k)) {
-            duplicates.add(k);
-            set.insert([...path, e]);
+        let duplicates: Set<string> | undefined;
+        if (elements.length > 1) {
+          const seen = new Set<string>();
+          for (const e of elements) {
+            const k = serializeElement(e);
+            if (seen.has(k) && !duplicates?.has(k)) {
+              (duplicates ??= new Set()).add(k);
+              path.push(e);
+              set.insert(path);
+              path.pop();
+            }
+            seen.add(k);
           }
-          seen.add(k);
-        });
-        v.forEach((item, i) => {
+        }
+        for (let i = 0; i < v.length; i++) {
           const e = elements[i]!;
-          if (duplicates.has(serializeElement(e))) return;
-          const p = [...path, e];
-          walk(item, list.element, p);
-          set.insert(p);
-        });
+          if (duplicates?.has(serializeElement(e)) === true) continue;
+          path.push(e);
+          walk(v[i]!, list.element);
+          set.insert(path);
+          path.pop();
+        }
         return;
       }
       case 'map': {
@@ -111,15 +117,17 @@ export function toFieldSet(schema: TypeSchema, value: JsonValue, type: TypeRef):
           return;
         }
         if (!isMap(v)) return;
-        for (const [k, child] of Object.entries(v)) {
-          const p = [...path, fieldElement(k)];
-          walk(child, fieldType(map, k) ?? DEDUCED, p);
-          if (child === null || (isMap(child) && Object.keys(child).length === 0) || !map.fields.has(k)) set.insert(p);
+        for (const k in v) {
+          const child = v[k]!;
+          path.push(fieldElement(k));
+          walk(child, fieldType(map, k) ?? DEDUCED);
+          if (child === null || (isMap(child) && !hasKeys(child)) || !map.fields.has(k)) set.insert(path);
+          path.pop();
         }
       }
     }
   };
-  walk(value, type, []);
+  walk(value, type);
   return set;
 }
 
@@ -398,20 +406,22 @@ export function removeItems(schema: TypeSchema, value: JsonValue, set: FieldSet,
  */
 export function ensureNamedFieldsAreMembers(schema: TypeSchema, set: FieldSet, type: TypeRef): FieldSet {
   const out = set.copy();
-  for (const path of set.list()) {
-    let t: TypeRef | undefined = type;
-    for (let i = 0; i < path.length - 1 && t !== undefined; i++) {
+  // Walk the tree with the types: only elements with children can be such a struct.
+  const walk = (node: FieldSet, target: FieldSet, t: TypeRef): void => {
+    for (const [e, child] of node.childSets()) {
       const atom = schema.resolve(t);
-      const e = path[i]!;
+      let next: TypeRef | undefined;
       if ('field' in e) {
-        if (atom.map === undefined) break;
-        if (atom.map.fields.has(e.field)) out.insert(path.slice(0, i + 1));
-        t = fieldType(atom.map, e.field);
+        if (atom.map === undefined) continue;
+        if (atom.map.fields.has(e.field)) target.insertMember(e);
+        next = fieldType(atom.map, e.field);
       } else {
-        t = atom.list?.element;
+        next = atom.list?.element;
       }
+      if (next !== undefined) walk(child, target.childFor(e), next);
     }
-  }
+  };
+  walk(set, out, type);
   return out;
 }
 
