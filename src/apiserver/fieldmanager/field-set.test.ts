@@ -101,6 +101,10 @@ describe('FieldsV1 round trips', () => {
     const set = FieldSet.fromFieldsV1({ 'f:a': {} });
     set.insert([f('b')]);
     assert.equal(JSON.stringify(set.toFieldsV1()), '{"f:a":{},"f:b":{}}');
+    // Deeper down too: the subtree that gains the path forgets its encoding as well.
+    const nested = FieldSet.fromFieldsV1({ 'f:a': { 'f:x': {} } });
+    nested.insert([f('a'), f('y')]);
+    assert.equal(JSON.stringify(nested.toFieldsV1()), '{"f:a":{"f:x":{},"f:y":{}}}');
   });
 });
 

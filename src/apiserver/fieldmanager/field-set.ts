@@ -47,13 +47,16 @@ export class FieldSet {
 
   insert(path: Path): void {
     if (path.length === 0) return;
-    this.encoding = undefined;
-    this.encodingWithSelf = undefined;
     let node: FieldSet = this;
     const last = path.length - 1;
     for (let i = 0; i < last; i++) node = node.childFor(path[i]!);
-    const e = path[last]!;
-    node.addMember(serializeElement(e), e);
+    node.insertMember(path[last]!);
+  }
+
+  /** Forget the encoding of a set being built (each node on the way down forgets its own). */
+  private changed(): void {
+    this.encoding = undefined;
+    this.encodingWithSelf = undefined;
   }
 
   /** The subtrees of longer paths, by their first element. */
@@ -61,10 +64,9 @@ export class FieldSet {
     for (const c of this.children.values()) yield [c.element, c.set];
   }
 
-  /** The subtree under `e`, created when missing (for building a set). */
+  /** The subtree under `e`, created when missing (for building a set: put a path in it). */
   childFor(e: PathElement): FieldSet {
-    this.encoding = undefined;
-    this.encodingWithSelf = undefined;
+    this.changed();
     const k = serializeElement(e);
     let c = this.children.get(k);
     if (c === undefined) {
@@ -76,8 +78,7 @@ export class FieldSet {
 
   /** Add `e` itself as a member (for building a set). */
   insertMember(e: PathElement): void {
-    this.encoding = undefined;
-    this.encodingWithSelf = undefined;
+    this.changed();
     this.addMember(serializeElement(e), e);
   }
 
