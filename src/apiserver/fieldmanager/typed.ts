@@ -35,10 +35,15 @@ const DEDUCED: TypeRef = { named: '__untyped_deduced_' };
 export function listItemElement(schema: TypeSchema, list: ListType, item: JsonValue): PathElement {
   if (list.keys.length === 0) {
     if (isMap(item)) throw new TypedError('associative list without keys has an element that\'s a map type');
-    return { value: item };
+    return isPrimitive(item) ? remembered(list, item, () => ({ value: item })) : { value: item };
   }
   if (item === null) throw new TypedError('associative list with keys may not have a null element');
   if (!isMap(item)) throw new TypedError('associative list with keys may not have non-map elements');
+  if (list.keys.length === 1) {
+    const name = list.keys[0]!;
+    const v = item[name];
+    if (isPrimitive(v)) return remembered(list, v, () => keyElement([[name, v]]));
+  }
   const fields: Array<[string, JsonValue]> = [];
   for (const k of list.keys) {
     const v = item[k];
@@ -50,6 +55,31 @@ export function listItemElement(schema: TypeSchema, list: ListType, item: JsonVa
     }
   }
   return keyElement(fields);
+}
+
+const isPrimitive = (v: JsonValue | undefined): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/**
+ * The elements of the items of each list with one key (or of a set), by the
+ * item's key value: the same element object, so its FieldsV1 key is
+ * computed once. Bounded, as the values come from users.
+ */
+const itemElements = new WeakMap<ListType, Map<string | number | boolean, PathElement>>();
+const MAX_ITEM_ELEMENTS = 10_000;
+
+function remembered(list: ListType, v: string | number | boolean, make: () => PathElement): PathElement {
+  let byValue = itemElements.get(list);
+  if (byValue === undefined) {
+    byValue = new Map();
+    itemElements.set(list, byValue);
+  }
+  let e = byValue.get(v);
+  if (e === undefined) {
+    if (byValue.size >= MAX_ITEM_ELEMENTS) byValue.clear();
+    e = make();
+    byValue.set(v, e);
+  }
+  return e;
 }
 
 const sameElement = (a: PathElement, b: PathElement): boolean => serializeElement(a) === serializeElement(b);
