@@ -18,7 +18,9 @@ import {
   type Managed,
   type ManagedEntry,
 } from './managed-fields.js';
-import type { Atom, TypeRef, TypeSchema } from './schema.js';
+import type { TypeRef, TypeSchema } from './schema.js';
+import { withValueStructs } from './value-structs.js';
+import { cloneJson } from './json-clone.js';
 import { compare, ensureNamedFieldsAreMembers, equalValues, merge, removeItems, toFieldSet, validateConfiguration } from './typed.js';
 
 type JsonObject = { [key: string]: JsonValue };
@@ -75,7 +77,7 @@ export class FieldManager {
       // Upstream's UpdateNoErrors: a write never fails for its bookkeeping.
       const liveEntries = live === undefined ? undefined : metadataOf(live).managedFields;
       if (liveEntries === undefined) delete meta.managedFields;
-      else meta.managedFields = structuredClone(liveEntries);
+      else meta.managedFields = cloneJson(liveEntries);
     }
     return result;
   }
@@ -102,7 +104,7 @@ export class FieldManager {
 
   /** The fields the live client-side apply annotation sets to the values the object still has. */
   private allowedByLastApplied(live: JsonObject): FieldSet | undefined {
-    const annotations = metadataOf(structuredClone(live)).annotations;
+    const annotations = isObject(live.metadata) ? live.metadata.annotations : undefined;
     const text = isObject(annotations) ? annotations[LAST_APPLIED] : undefined;
     if (typeof text !== 'string' || text === '') return undefined;
     const { schema, type, apiVersion } = this.config;
@@ -123,7 +125,7 @@ export class FieldManager {
     if (applied.apiVersion !== apiVersion || applied.kind !== kind) {
       throw new ApplyInputError(`invalid object type: ${gvkString(applied.apiVersion, applied.kind)}`);
     }
-    const liveObject = structuredClone(live ?? {});
+    const liveObject = cloneJson(live ?? {});
     const order = keyOrder(liveObject, undefined);
     let managed: Managed;
     try {
@@ -227,9 +229,10 @@ export class FieldManager {
     if (!force && conflicts.length > 0) throw new ApplyConflicts(conflicts);
     for (const [key, entry] of [...managed]) {
       if (key === workflow) continue;
-      const set = entry.set.difference(taken.get(key) ?? new FieldSet()).difference(removed);
+      const clash = taken.get(key);
+      const set = (clash === undefined ? entry.set : entry.set.difference(clash)).difference(removed);
       if (set.empty()) managed.delete(key);
-      else managed.set(key, { ...entry, set });
+      else if (set !== entry.set) managed.set(key, { ...entry, set });
     }
     return { modified, added };
   }
@@ -268,7 +271,7 @@ export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 function syncLastApplied(object: JsonObject, applied: JsonObject): void {
   const annotations = metadataOf(object).annotations;
   if (!isObject(annotations) || annotations[LAST_APPLIED] === undefined) return;
-  const config = structuredClone(applied);
+  const config = cloneJson(applied);
   const configAnnotations = metadataOf(config).annotations;
   if (isObject(configAnnotations)) delete configAnnotations[LAST_APPLIED];
   annotations[LAST_APPLIED] = `${sortedJson(config)}\n`;
@@ -379,33 +382,4 @@ function dropNulls(v: JsonValue): JsonValue {
     return out;
   }
   return v;
-}
-
-/**
- * Go's typed objects always hold their non-pointer structs (a Deployment's
- * spec, its template and the template's metadata) and their fields without
- * omitempty (the schema's `required`, null when unset), so a field inside
- * one never makes its parent "added". The schemas do not say which structs
- * are values; these names are the ones upstream declares by value.
- */
-const VALUE_STRUCT = /\.(ObjectMeta|PodTemplateSpec|DeploymentStrategy|DaemonSetUpdateStrategy|StatefulSetUpdateStrategy|ResourceRequirements|JobTemplateSpec|[A-Za-z]*Spec|[A-Za-z]*Status)$/;
-
-export function withValueStructs(schema: TypeSchema, value: JsonObject, type: TypeRef, depth = 0): JsonObject {
-  if (depth > 12) return value;
-  const atom: Atom = schema.resolve(type);
-  const map = atom.map;
-  if (map === undefined || map.relationship === 'atomic') return value;
-  const out: JsonObject = { ...value };
-  for (const [name, ref] of map.fields) {
-    const current = out[name];
-    const isValue = ref.named !== undefined && VALUE_STRUCT.test(ref.named) && ref.mapRelationship === undefined && schema.resolve(ref).map?.relationship !== 'atomic';
-    if (current === undefined && isValue) out[name] = withValueStructs(schema, {}, ref, depth + 1);
-    else if (isObject(current) && isValue) out[name] = withValueStructs(schema, current, ref, depth + 1);
-    else if (current === undefined && map.required.has(name) && schema.resolve(ref).scalar !== true) out[name] = null; // a nil slice or map
-    else if (Array.isArray(current)) {
-      const element = schema.resolve(ref).list?.element;
-      if (element !== undefined) out[name] = current.map((item) => (isObject(item) ? withValueStructs(schema, item, element, depth + 1) : item));
-    }
-  }
-  return out;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareElements, deserializeElement, FieldSet, FieldsDecodeError, fieldElement, keyElement, pathString, serializeElement, type Path } from './field-set.js';
+import { compareElements, compareStrings, deserializeElement, FieldSet, FieldsDecodeError, fieldElement, keyElement, pathString, serializeElement, type JsonValue, type Path } from './field-set.js';
 
 const f = fieldElement;
 
@@ -70,5 +70,51 @@ describe('FieldSet', () => {
     assert.deepEqual(set.withPrefix(f('data')).list().map(pathString), ['.a', '.b']);
     assert.ok(set.hasChildrenOf([f('metadata')]));
     assert.ok(!set.hasChildrenOf([f('apiVersion')]));
+  });
+});
+
+describe('FieldsV1 round trips', () => {
+  const encode = (fields: unknown): string => JSON.stringify(FieldSet.fromFieldsV1(fields).toFieldsV1());
+
+  it('encodes a set decoded from canonical FieldsV1 to that very object', () => {
+    const wire = JSON.parse('{"f:data":{".":{},"f:a":{}},"f:metadata":{"f:labels":{"f:x":{}}}}') as { [k: string]: JsonValue };
+    const set = FieldSet.fromFieldsV1(wire);
+    assert.equal(set.toFieldsV1(), wire);
+    // A set derived from it re-encodes what changed, and reuses the untouched subtrees.
+    const derived = set.difference(FieldSet.of([f('data'), f('a')]));
+    assert.equal(JSON.stringify(derived.toFieldsV1()), '{"f:data":{},"f:metadata":{"f:labels":{"f:x":{}}}}');
+    assert.equal(derived.toFieldsV1()['f:metadata'], wire['f:metadata']);
+  });
+
+  it('re-encodes non-canonical FieldsV1 as upstream writes it', () => {
+    // Keys out of order, key fields out of order, '.' on a leaf or not first, unknown element types, a leaf with content.
+    assert.equal(encode({ 'f:b': {}, 'f:a': {} }), '{"f:a":{},"f:b":{}}');
+    assert.equal(encode({ 'f:c': { 'k:{"protocol":"TCP","port":1}': {} } }), '{"f:c":{"k:{\\"port\\":1,\\"protocol\\":\\"TCP\\"}":{}}}');
+    assert.equal(encode({ 'f:a': { '.': {} } }), '{"f:a":{}}');
+    assert.equal(encode({ 'f:a': { 'f:x': {}, '.': {} } }), '{"f:a":{".":{},"f:x":{}}}');
+    assert.equal(encode({ 'f:a': { 'x:what': {} } }), '{"f:a":{}}');
+    assert.equal(encode({ '.': {}, 'f:a': {} }), '{"f:a":{}}');
+    assert.equal(encode({ 'f:a': { '.': { junk: {} }, 'f:x': {} } }), '{"f:a":{".":{},"f:x":{}}}');
+  });
+
+  it('forgets a cached encoding when a path is inserted', () => {
+    const set = FieldSet.fromFieldsV1({ 'f:a': {} });
+    set.insert([f('b')]);
+    assert.equal(JSON.stringify(set.toFieldsV1()), '{"f:a":{},"f:b":{}}');
+    // Deeper down too: the subtree that gains the path forgets its encoding as well.
+    const nested = FieldSet.fromFieldsV1({ 'f:a': { 'f:x': {} } });
+    nested.insert([f('a'), f('y')]);
+    assert.equal(JSON.stringify(nested.toFieldsV1()), '{"f:a":{"f:x":{},"f:y":{}}}');
+  });
+});
+
+describe('string order', () => {
+  it('orders by code point, as Go orders UTF-8 bytes (not by UTF-16 unit)', () => {
+    // U+FF5E (one unit) sorts before U+1F600 (a surrogate pair), though 0xFF5E > 0xD83D.
+    assert.ok(compareStrings('\uff5e', '\u{1f600}') < 0);
+    assert.ok(compareStrings('\u{1f600}', '\uff5e') > 0);
+    assert.ok(compareStrings('a', 'ab') < 0);
+    assert.ok(compareStrings('b', 'ab') > 0);
+    assert.equal(compareStrings('x', 'x'), 0);
   });
 });

@@ -1,189 +1,43 @@
 /**
- * Field paths and sets of them, as server-side apply tracks ownership
- * (structured-merge-diff's fieldpath package): a path is a list of elements
- * (a field name, an associative-list key, a set value or a list index), and
- * a set is a collection of paths. The wire form is FieldsV1 (`f:` field,
- * `k:` key, `v:` value, `i:` index, `.` for the node itself), written in
+ * Sets of field paths, as server-side apply tracks ownership
+ * (structured-merge-diff's fieldpath.Set): a tree whose nodes hold the
+ * elements that end a path there (members) and the subtrees of longer paths
+ * (children), both keyed by the element's FieldsV1 key, which is computed
+ * once per element. Set operations walk two trees together, and the wire
+ * form (FieldsV1) is read and written straight from and to the tree, in
  * upstream's element order so that managedFields read byte for byte alike.
  */
+import { compareElements, deserializeElement, FieldsDecodeError, serializeElement, type JsonValue, type Path, type PathElement } from './path-element.js';
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export * from './path-element.js';
 
-export type PathElement =
-  | { readonly field: string }
-  | { readonly key: ReadonlyArray<readonly [string, JsonValue]> }
-  | { readonly value: JsonValue }
-  | { readonly index: number };
-
-export type Path = readonly PathElement[];
-
-export const fieldElement = (name: string): PathElement => ({ field: name });
-
-/** A key element; its fields are sorted by name, as upstream sorts them. */
-export function keyElement(fields: ReadonlyArray<readonly [string, JsonValue]>): PathElement {
-  return { key: [...fields].sort(([a], [b]) => compareStrings(a, b)) };
+interface Child {
+  readonly element: PathElement;
+  readonly set: FieldSet;
 }
 
-function compareStrings(a: string, b: string): number {
-  // Go compares strings by bytes; UTF-8 byte order equals code point order.
-  if (a === b) return 0;
-  const ca = [...a];
-  const cb = [...b];
-  for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
-    const x = ca[i]!.codePointAt(0)!;
-    const y = cb[i]!.codePointAt(0)!;
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return ca.length < cb.length ? -1 : ca.length > cb.length ? 1 : 0;
-}
-
-const isFloat = (v: JsonValue): boolean => typeof v === 'number' && !Number.isInteger(v);
-
-/** Upstream's value ordering: numbers, strings, booleans, lists, maps, then null. */
-export function compareValues(a: JsonValue, b: JsonValue): number {
-  const rank = (v: JsonValue): number => {
-    if (typeof v === 'number') return isFloat(v) ? 0 : 1;
-    if (typeof v === 'string') return 2;
-    if (typeof v === 'boolean') return 3;
-    if (Array.isArray(v)) return 4;
-    if (v !== null) return 5;
-    return 6;
-  };
-  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
-  const ra = rank(a);
-  const rb = rank(b);
-  if (ra !== rb) return ra < rb ? -1 : 1;
-  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
-  if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      const c = compareValues(a[i]!, b[i]!);
-      if (c !== 0) return c;
-    }
-    return a.length - b.length < 0 ? -1 : a.length > b.length ? 1 : 0;
-  }
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const ka = Object.keys(a).sort(compareStrings);
-    const kb = Object.keys(b).sort(compareStrings);
-    for (let i = 0; i < Math.min(ka.length, kb.length); i++) {
-      const c = compareStrings(ka[i]!, kb[i]!);
-      if (c !== 0) return c < 0 ? -1 : 1; // the key only one side has decides
-      const v = compareValues(a[ka[i]!]!, b[kb[i]!]!);
-      if (v !== 0) return v;
-    }
-    return ka.length < kb.length ? -1 : ka.length > kb.length ? 1 : 0;
-  }
-  return 0;
-}
-
-function elementRank(e: PathElement): number {
-  if ('field' in e) return 0;
-  if ('key' in e) return 1;
-  if ('value' in e) return 2;
-  return 3;
-}
-
-/** Upstream's element order: field names, then keys, then values, then indexes. */
-export function compareElements(a: PathElement, b: PathElement): number {
-  const ra = elementRank(a);
-  const rb = elementRank(b);
-  if (ra !== rb) return ra < rb ? -1 : 1;
-  if ('field' in a && 'field' in b) return compareStrings(a.field, b.field);
-  if ('key' in a && 'key' in b) {
-    for (let i = 0; i < Math.min(a.key.length, b.key.length); i++) {
-      const c = compareStrings(a.key[i]![0], b.key[i]![0]);
-      if (c !== 0) return c;
-      const v = compareValues(a.key[i]![1], b.key[i]![1]);
-      if (v !== 0) return v;
-    }
-    return a.key.length < b.key.length ? -1 : a.key.length > b.key.length ? 1 : 0;
-  }
-  if ('value' in a && 'value' in b) return compareValues(a.value, b.value);
-  if ('index' in a && 'index' in b) return a.index < b.index ? -1 : a.index > b.index ? 1 : 0;
-  return 0;
-}
-
-/** JSON as Go's encoding/json writes it (HTML characters and line separators escaped). */
-export function goJson(value: JsonValue): string {
-  if (typeof value === 'string' && /^[\w .:/@+=,-]*$/.test(value)) return `"${value}"`;
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
-}
-
-/** The FieldsV1 key of one element: `f:name`, `k:{"name":"x"}`, `v:"a"`, `i:0`. */
-export function serializeElement(e: PathElement): string {
-  if ('field' in e) return `f:${e.field}`;
-  if ('key' in e) return `k:{${e.key.map(([n, v]) => `${goJson(n)}:${goJson(v)}`).join(',')}}`;
-  if ('value' in e) return `v:${goJson(e.value)}`;
-  return `i:${e.index}`;
-}
-
-export class FieldsDecodeError extends Error {}
-
-/** The element a FieldsV1 key names; undefined for a type upstream does not know (skipped, as upstream does). */
-export function deserializeElement(s: string): PathElement | undefined {
-  if (s.length < 2) throw new FieldsDecodeError('key must be 2 characters long:');
-  if (s[1] !== ':') throw new FieldsDecodeError(`missing colon: ${s}`);
-  const rest = s.slice(2);
-  switch (s[0]) {
-    case 'f':
-      return { field: rest };
-    case 'v':
-      return { value: parseJson(rest) };
-    case 'k': {
-      const parsed = parseJson(rest);
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new FieldsDecodeError(`invalid key: ${s}`);
-      return keyElement(Object.entries(parsed));
-    }
-    case 'i': {
-      if (!/^-?\d+$/.test(rest)) throw new FieldsDecodeError(`invalid index: ${s}`);
-      return { index: Number(rest) };
-    }
-    default:
-      return undefined;
-  }
-}
-
-function parseJson(text: string): JsonValue {
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch (e: unknown) {
-    throw new FieldsDecodeError(`invalid JSON in path element: ${text}`, { cause: e });
-  }
-}
-
-/** A path as upstream prints it in conflict messages: `.spec.containers[name="app"].image`. */
-export function pathString(path: Path): string {
-  return path.map(elementString).join('');
-}
-
-function valueString(v: JsonValue): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(valueString).join(',')}]`;
-  if (typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k}=${valueString(x)}`).join('');
-  return String(v);
-}
-
-function elementString(e: PathElement): string {
-  if ('field' in e) return `.${e.field}`;
-  if ('key' in e) return `[${e.key.map(([n, v]) => `${n}=${valueString(v)}`).join(',')}]`;
-  if ('value' in e) return `[=${valueString(e.value)}]`;
-  return `[${e.index}]`;
-}
-
-const pathKey = (path: Path): string => path.map(serializeElement).join('\u0000');
-
-export function comparePaths(a: Path, b: Path): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const c = compareElements(a[i]!, b[i]!);
-    if (c !== 0) return c;
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
-}
-
-/** An immutable-by-convention set of paths. Operations return new sets. */
+/**
+ * A set of paths. Operations return new sets, which may share subtrees with
+ * their operands: insert only into a set you built yourself (or a copy()).
+ * No child subtree is ever empty.
+ */
 export class FieldSet {
-  private readonly paths = new Map<string, Path>();
+  // Most nodes have members only or children only: each map is created on its first entry.
+  private members: ReadonlyMap<string, PathElement> = NO_MEMBERS;
+  private children: ReadonlyMap<string, Child> = NO_CHILDREN;
+  /** What this set encodes to (see toFieldsV1), and as a subtree that is itself a member ('.' first). */
+  private encoding: FieldsV1 | undefined;
+  private encodingWithSelf: FieldsV1 | undefined;
+
+  private addMember(k: string, e: PathElement): void {
+    if (this.members === NO_MEMBERS) this.members = new Map();
+    (this.members as Map<string, PathElement>).set(k, e);
+  }
+
+  private addChild(k: string, c: Child): void {
+    if (this.children === NO_CHILDREN) this.children = new Map();
+    (this.children as Map<string, Child>).set(k, c);
+  }
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -193,152 +47,255 @@ export class FieldSet {
 
   insert(path: Path): void {
     if (path.length === 0) return;
-    this.paths.set(pathKey(path), [...path]);
+    let node: FieldSet = this;
+    const last = path.length - 1;
+    for (let i = 0; i < last; i++) node = node.childFor(path[i]!);
+    node.insertMember(path[last]!);
+  }
+
+  /** Forget the encoding of a set being built (each node on the way down forgets its own). */
+  private changed(): void {
+    this.encoding = undefined;
+    this.encodingWithSelf = undefined;
+  }
+
+  /** The subtrees of longer paths, by their first element. */
+  *childSets(): Iterable<[PathElement, FieldSet]> {
+    for (const c of this.children.values()) yield [c.element, c.set];
+  }
+
+  /** The subtree under `e`, created when missing (for building a set: put a path in it). */
+  childFor(e: PathElement): FieldSet {
+    this.changed();
+    const k = serializeElement(e);
+    let c = this.children.get(k);
+    if (c === undefined) {
+      c = { element: e, set: new FieldSet() };
+      this.addChild(k, c);
+    }
+    return c.set;
+  }
+
+  /** Add `e` itself as a member (for building a set). */
+  insertMember(e: PathElement): void {
+    this.changed();
+    this.addMember(serializeElement(e), e);
   }
 
   has(path: Path): boolean {
-    return this.paths.has(pathKey(path));
+    if (path.length === 0) return false;
+    let node: FieldSet | undefined = this;
+    const last = path.length - 1;
+    for (let i = 0; i < last && node !== undefined; i++) node = node.children.get(serializeElement(path[i]!))?.set;
+    return node !== undefined && node.members.has(serializeElement(path[last]!));
   }
 
   get size(): number {
-    return this.paths.size;
+    let n = this.members.size;
+    for (const c of this.children.values()) n += c.set.size;
+    return n;
   }
 
   empty(): boolean {
-    return this.paths.size === 0;
+    // No child is empty, so a set without members and children is the only empty one.
+    return this.members.size === 0 && this.children.size === 0;
   }
 
   union(other: FieldSet): FieldSet {
-    const out = this.copy();
-    for (const [k, p] of other.paths) out.paths.set(k, p);
+    if (other.empty()) return this;
+    if (this.empty()) return other;
+    const out = new FieldSet();
+    for (const [k, e] of this.members) out.addMember(k, e);
+    for (const [k, e] of other.members) out.addMember(k, e);
+    for (const [k, c] of this.children) {
+      const o = other.children.get(k);
+      out.addChild(k, o === undefined ? c : { element: c.element, set: c.set.union(o.set) });
+    }
+    for (const [k, c] of other.children) if (!out.children.has(k)) out.addChild(k, c);
     return out;
   }
 
   intersection(other: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, p] of this.paths) if (other.paths.has(k)) out.paths.set(k, p);
+    for (const [k, e] of this.members) if (other.members.has(k)) out.addMember(k, e);
+    for (const [k, c] of this.children) {
+      const o = other.children.get(k);
+      if (o === undefined) continue;
+      const set = c.set.intersection(o.set);
+      if (!set.empty()) out.addChild(k, { element: c.element, set });
+    }
     return out;
   }
 
   /** The paths not in `other` (exact paths: a path under one of other's paths stays). */
   difference(other: FieldSet): FieldSet {
+    if (other.empty()) return this;
     const out = new FieldSet();
-    for (const [k, p] of this.paths) if (!other.paths.has(k)) out.paths.set(k, p);
+    for (const [k, e] of this.members) if (!other.members.has(k)) out.addMember(k, e);
+    for (const [k, c] of this.children) {
+      const o = other.children.get(k);
+      if (o === undefined) out.addChild(k, c);
+      else {
+        const set = c.set.difference(o.set);
+        if (!set.empty()) out.addChild(k, { element: c.element, set });
+      }
+    }
     return out;
   }
 
   /** The paths neither in `other` nor under one of its paths. */
   recursiveDifference(other: FieldSet): FieldSet {
+    if (other.empty()) return this;
     const out = new FieldSet();
-    for (const [k, p] of this.paths) {
-      let covered = false;
-      for (let i = 1; i <= p.length && !covered; i++) covered = other.paths.has(pathKey(p.slice(0, i)));
-      if (!covered) out.paths.set(k, p);
+    for (const [k, e] of this.members) if (!other.members.has(k)) out.addMember(k, e);
+    for (const [k, c] of this.children) {
+      if (other.members.has(k)) continue;
+      const o = other.children.get(k);
+      if (o === undefined) out.addChild(k, c);
+      else {
+        const set = c.set.recursiveDifference(o.set);
+        if (!set.empty()) out.addChild(k, { element: c.element, set });
+      }
     }
     return out;
   }
 
   /** The paths under `prefix`, with the prefix taken off. */
   withPrefix(prefix: PathElement): FieldSet {
-    const out = new FieldSet();
-    const head = serializeElement(prefix);
-    for (const p of this.paths.values()) {
-      if (p.length > 1 && serializeElement(p[0]!) === head) out.insert(p.slice(1));
-    }
-    return out;
+    return this.children.get(serializeElement(prefix))?.set ?? EMPTY;
   }
 
   /** Whether some path lies strictly under `path`. */
   hasChildrenOf(path: Path): boolean {
-    const prefix = `${pathKey(path)}\u0000`;
-    for (const k of this.paths.keys()) if (k.startsWith(prefix)) return true;
-    return false;
+    let node: FieldSet | undefined = this;
+    for (let i = 0; i < path.length && node !== undefined; i++) node = node.children.get(serializeElement(path[i]!))?.set;
+    return node !== undefined && !node.empty();
   }
 
   copy(): FieldSet {
     const out = new FieldSet();
-    for (const [k, p] of this.paths) out.paths.set(k, p);
+    for (const [k, e] of this.members) out.addMember(k, e);
+    for (const [k, c] of this.children) out.addChild(k, { element: c.element, set: c.set.copy() });
     return out;
   }
 
   equals(other: FieldSet): boolean {
-    if (this.size !== other.size) return false;
-    for (const k of this.paths.keys()) if (!other.paths.has(k)) return false;
+    if (this === other) return true;
+    if (this.members.size !== other.members.size || this.children.size !== other.children.size) return false;
+    for (const k of this.members.keys()) if (!other.members.has(k)) return false;
+    for (const [k, c] of this.children) {
+      const o = other.children.get(k);
+      if (o === undefined || !c.set.equals(o.set)) return false;
+    }
     return true;
   }
 
   /** Every path, in upstream's iteration order: a node's own members first, then its children in order. */
   list(): Path[] {
     const out: Path[] = [];
-    const walk = (node: TreeNode, prefix: PathElement[]): void => {
-      for (const child of node.sorted()) if (child.member) out.push([...prefix, child.element]);
-      for (const child of node.sorted()) if (child.children.size > 0) walk(child, [...prefix, child.element]);
+    const walk = (node: FieldSet, prefix: PathElement[]): void => {
+      for (const e of [...node.members.values()].sort(compareElements)) out.push([...prefix, e]);
+      for (const c of [...node.children.values()].sort(byElement)) walk(c.set, [...prefix, c.element]);
     };
-    walk(this.tree(), []);
+    walk(this, []);
     return out;
   }
 
-  /** The FieldsV1 object of this set. */
-  toFieldsV1(): { [key: string]: JsonValue } {
-    const emit = (node: TreeNode, includeSelf: boolean): { [key: string]: JsonValue } => {
-      const out: { [key: string]: JsonValue } = {};
-      if (includeSelf && node.children.size > 0) out['.'] = {};
-      for (const child of node.sorted()) out[serializeElement(child.element)] = child.children.size === 0 ? {} : emit(child, child.member);
-      return out;
-    };
-    return emit(this.tree(), false);
+  /**
+   * The FieldsV1 object of this set. Sets are immutable by convention and so
+   * is what they encode to: the object is computed once per set, and a set
+   * decoded from a canonical FieldsV1 object encodes to that very object.
+   */
+  toFieldsV1(): FieldsV1 {
+    return this.encoded(false);
+  }
+
+  /** The FieldsV1 node of this set; with '.' first when the node is itself a member. */
+  private encoded(includeSelf: boolean): FieldsV1 {
+    if (includeSelf) return (this.encodingWithSelf ??= this.emit(true));
+    return (this.encoding ??= this.emit(false));
+  }
+
+  private emit(includeSelf: boolean): FieldsV1 {
+    const out: FieldsV1 = {};
+    if (includeSelf) out['.'] = {};
+    const entries: Array<{ key: string; element: PathElement; child: FieldSet | undefined }> = [];
+    for (const [key, c] of this.children) entries.push({ key, element: c.element, child: c.set });
+    for (const [key, element] of this.members) if (!this.children.has(key)) entries.push({ key, element, child: undefined });
+    if (entries.length > 1) entries.sort((a, b) => compareElements(a.element, b.element));
+    for (const { key, child } of entries) out[key] = child === undefined ? {} : child.encoded(this.members.has(key));
+    return out;
   }
 
   static fromFieldsV1(fields: unknown): FieldSet {
     const out = new FieldSet();
-    const walk = (node: unknown, prefix: PathElement[]): boolean => {
-      if (node === null || typeof node !== 'object' || Array.isArray(node)) throw new FieldsDecodeError('FieldsV1 must be a JSON object');
-      let member = false;
-      let children = 0;
-      for (const [key, value] of Object.entries(node)) {
-        if (key === '.') {
-          member = true;
-          continue;
-        }
-        const element = deserializeElement(key);
-        if (element === undefined) continue;
-        children++;
-        const path = [...prefix, element];
-        if (walk(value, path)) out.insert(path);
-      }
-      return member || children === 0;
-    };
-    walk(fields ?? {}, []);
+    const root = fields ?? {};
+    if (out.read(root, true)) out.encoding = root as FieldsV1;
     return out;
   }
 
-  private tree(): TreeNode {
-    const root = new TreeNode({ field: '' });
-    for (const p of this.paths.values()) {
-      let node = root;
-      for (const e of p) node = node.child(e);
-      node.member = true;
+  /**
+   * Read one FieldsV1 node into this (empty) set. Returns whether the node is
+   * exactly what toFieldsV1 writes for it (keys canonical and in order, '.'
+   * only first and only beside children, leaves `{}`).
+   */
+  private read(node: unknown, root: boolean): boolean {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) throw new FieldsDecodeError('FieldsV1 must be a JSON object');
+    let canonical = true;
+    let first = true;
+    let self = false;
+    let previous: PathElement | undefined;
+    for (const key in node) {
+      const value: unknown = (node as Record<string, unknown>)[key];
+      if (key === '.') {
+        self = true;
+        if (root || !first || !isEmptyObject(value)) canonical = false;
+        first = false;
+        continue;
+      }
+      first = false;
+      const element = deserializeElement(key);
+      if (element === undefined) {
+        canonical = false;
+        continue;
+      }
+      const child = new FieldSet();
+      const childCanonical = child.read(value, false);
+      if (!childCanonical) canonical = false;
+      // A node is a member when it says so ('.') or when it is a leaf.
+      const leaf = child.empty();
+      let member = leaf;
+      if (!leaf) for (const k in value as object) if (k === '.') member = true;
+      // A field's key is canonical by construction; a key or value may be written differently.
+      const k = key.charCodeAt(0) === 0x66 ? key : serializeElement(element);
+      if (k !== key || (previous !== undefined && compareElements(previous, element) >= 0) || (leaf && !isEmptyObject(value))) canonical = false;
+      previous = element;
+      if (member) this.addMember(k, element);
+      if (!leaf) {
+        this.addChild(k, { element, set: child });
+        if (childCanonical) {
+          if (member) child.encodingWithSelf = value as FieldsV1;
+          else child.encoding = value as FieldsV1;
+        }
+      }
     }
-    return root;
+    if (self && this.empty()) canonical = false;
+    return canonical;
   }
 }
 
-class TreeNode {
-  member = false;
-  readonly children = new Map<string, TreeNode>();
-  constructor(readonly element: PathElement) {}
+export type FieldsV1 = { [key: string]: JsonValue };
 
-  child(e: PathElement): TreeNode {
-    const k = serializeElement(e);
-    let c = this.children.get(k);
-    if (c === undefined) {
-      c = new TreeNode(e);
-      this.children.set(k, c);
-    }
-    return c;
-  }
 
-  sorted(): TreeNode[] {
-    return [...this.children.values()].sort((a, b) => compareElements(a.element, b.element));
-  }
+function isEmptyObject(v: unknown): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  for (const _ in v) return false;
+  return true;
 }
+
+const NO_MEMBERS: ReadonlyMap<string, PathElement> = new Map();
+const NO_CHILDREN: ReadonlyMap<string, Child> = new Map();
+
+const byElement = (a: Child, b: Child): number => compareElements(a.element, b.element);
+
+const EMPTY = new FieldSet();

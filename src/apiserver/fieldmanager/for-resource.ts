@@ -7,6 +7,7 @@ import type { KubeObject } from '../../machinery/meta.js';
 import { FieldSet, fieldElement, type JsonValue } from './field-set.js';
 import { FieldManager } from './field-manager.js';
 import { builtinTypeSchema } from './schema.js';
+import { cloneJson } from './json-clone.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -64,7 +65,7 @@ export function trackWrite(
 ): KubeObject {
   const fm = fieldManagerFor(target.resource, target.subresource);
   if (fm === undefined) return next;
-  const defaulted = structuredClone(next);
+  const defaulted = cloneJson(next as unknown as JsonObject) as unknown as KubeObject;
   target.defaults(defaulted);
   return fm.update(live as unknown as JsonObject | undefined, defaulted as unknown as JsonObject, manager) as unknown as KubeObject;
 }

@@ -96,15 +96,20 @@ const seconds = (time: string | undefined): number => (time === undefined ? 0 : 
 /** The wire form, sorted as upstream sorts it; undefined when there is no entry. */
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
   if (managed.size === 0) return undefined;
-  const entries: ManagedFieldsEntry[] = [...managed.values()].map((m) => ({
-    ...(m.identity.manager !== '' ? { manager: m.identity.manager } : {}),
-    operation: m.identity.operation,
-    apiVersion: m.apiVersion,
-    ...(m.time !== undefined ? { time: m.time } : {}),
-    fieldsType: 'FieldsV1',
-    fieldsV1: m.set.toFieldsV1(),
-    ...(m.identity.subresource !== '' ? { subresource: m.identity.subresource } : {}),
-  }));
+  const entries: ManagedFieldsEntry[] = [];
+  for (const m of managed.values()) {
+    // Built property by property (in the wire order), not by spreading: this runs on every write.
+    const entry: ManagedFieldsEntry = {} as ManagedFieldsEntry;
+    if (m.identity.manager !== '') entry.manager = m.identity.manager;
+    entry.operation = m.identity.operation;
+    entry.apiVersion = m.apiVersion;
+    if (m.time !== undefined) entry.time = m.time;
+    entry.fieldsType = 'FieldsV1';
+    entry.fieldsV1 = m.set.toFieldsV1();
+    if (m.identity.subresource !== '') entry.subresource = m.identity.subresource;
+    entries.push(entry);
+  }
+  if (entries.length === 1) return entries;
   const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   return entries.sort(
     (p, q) =>

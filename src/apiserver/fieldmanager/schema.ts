@@ -68,6 +68,8 @@ const REF_PREFIX = '#/components/schemas/';
 export class TypeSchema {
   private readonly atoms = new Map<string, Atom>();
   private readonly byKind = new Map<string, string>();
+  /** Each reference's atom, resolved once (the same object every time, so walks can cache by it). */
+  private readonly resolved = new WeakMap<TypeRef, Atom>();
 
   constructor(private readonly definitions: Readonly<Record<string, JsonObject>>) {
     for (const [name, def] of Object.entries(definitions)) {
@@ -87,12 +89,14 @@ export class TypeSchema {
   }
 
   resolve(ref: TypeRef): Atom {
-    let atom: Atom;
-    if (ref.inline !== undefined) atom = ref.inline;
-    else atom = this.named(ref.named ?? UNTYPED_DEDUCED);
+    if (ref.inline !== undefined && ref.mapRelationship === undefined) return ref.inline;
+    let atom = this.resolved.get(ref);
+    if (atom !== undefined) return atom;
+    atom = ref.inline ?? this.named(ref.named ?? UNTYPED_DEDUCED);
     if (ref.mapRelationship !== undefined && atom.map !== undefined) {
       atom = { ...atom, map: { ...atom.map, relationship: ref.mapRelationship } };
     }
+    this.resolved.set(ref, atom);
     return atom;
   }
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FieldSet, fieldElement, keyElement, pathString, type JsonValue } from './field-set.js';
-import { builtinTypeSchema, TypeSchema } from './schema.js';
-import { compare, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, TypedError } from './typed.js';
+import { builtinTypeSchema, TypeSchema, type ListType } from './schema.js';
+import { compare, ensureNamedFieldsAreMembers, listItemElement, merge, removeItems, toFieldSet, TypedError } from './typed.js';
 
 const f = fieldElement;
 
@@ -114,5 +114,25 @@ describe('typed values', () => {
   it('makes struct fields with owned children members themselves', () => {
     const set = FieldSet.of([f('struct'), f('name')], [f('labels'), f('a')]);
     assert.deepEqual(paths(ensureNamedFieldsAreMembers(schema, set, thing)).sort(), ['.labels', '.labels.a', '.struct', '.struct.name']);
+  });
+});
+
+describe('list item elements', () => {
+  const thing = schema.typeOfKind('test', 'v1', 'Thing');
+  const listOf = (field: string): ListType => schema.resolve(schema.resolve(thing).map!.fields.get(field)!).list!;
+
+  it('gives items with the same key value the same element, and items with other values (or types) others', () => {
+    const mapList = listOf('mapList');
+    const a = listItemElement(schema, mapList, { name: 'a', value: 1 });
+    assert.equal(listItemElement(schema, mapList, { name: 'a', value: 2 }), a);
+    assert.deepEqual(a, keyElement([['name', 'a']]));
+    assert.notEqual(listItemElement(schema, mapList, { name: 'b' }), a);
+    const setList = listOf('setList');
+    assert.notEqual(listItemElement(schema, setList, 1), listItemElement(schema, setList, '1'));
+    assert.deepEqual(listItemElement(schema, setList, '1'), { value: '1' });
+  });
+
+  it('still reports items without their key', () => {
+    assert.throws(() => listItemElement(schema, listOf('mapList'), { value: 1 }), /omits key field "name"/);
   });
 });

@@ -35,10 +35,15 @@ const DEDUCED: TypeRef = { named: '__untyped_deduced_' };
 export function listItemElement(schema: TypeSchema, list: ListType, item: JsonValue): PathElement {
   if (list.keys.length === 0) {
     if (isMap(item)) throw new TypedError('associative list without keys has an element that\'s a map type');
-    return { value: item };
+    return isPrimitive(item) ? remembered(list, item, () => ({ value: item })) : { value: item };
   }
   if (item === null) throw new TypedError('associative list with keys may not have a null element');
   if (!isMap(item)) throw new TypedError('associative list with keys may not have non-map elements');
+  if (list.keys.length === 1) {
+    const name = list.keys[0]!;
+    const v = item[name];
+    if (isPrimitive(v)) return remembered(list, v, () => keyElement([[name, v]]));
+  }
   const fields: Array<[string, JsonValue]> = [];
   for (const k of list.keys) {
     const v = item[k];
@@ -50,6 +55,31 @@ export function listItemElement(schema: TypeSchema, list: ListType, item: JsonVa
     }
   }
   return keyElement(fields);
+}
+
+const isPrimitive = (v: JsonValue | undefined): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/**
+ * The elements of the items of each list with one key (or of a set), by the
+ * item's key value: the same element object, so its FieldsV1 key is
+ * computed once. Bounded, as the values come from users.
+ */
+const itemElements = new WeakMap<ListType, Map<string | number | boolean, PathElement>>();
+const MAX_ITEM_ELEMENTS = 10_000;
+
+function remembered(list: ListType, v: string | number | boolean, make: () => PathElement): PathElement {
+  let byValue = itemElements.get(list);
+  if (byValue === undefined) {
+    byValue = new Map();
+    itemElements.set(list, byValue);
+  }
+  let e = byValue.get(v);
+  if (e === undefined) {
+    if (byValue.size >= MAX_ITEM_ELEMENTS) byValue.clear();
+    e = make();
+    byValue.set(v, e);
+  }
+  return e;
 }
 
 const sameElement = (a: PathElement, b: PathElement): boolean => serializeElement(a) === serializeElement(b);
@@ -71,7 +101,8 @@ export function equalValues(a: JsonValue | undefined, b: JsonValue | undefined):
 
 export function toFieldSet(schema: TypeSchema, value: JsonValue, type: TypeRef): FieldSet {
   const set = new FieldSet();
-  const walk = (v: JsonValue, t: TypeRef, path: Path): void => {
+  const path: PathElement[] = []; // the current path, a stack the set copies elements from
+  const walk = (v: JsonValue, t: TypeRef): void => {
     const atom = schema.resolve(t);
     switch (deduce(atom, v)) {
       case 'scalar':
@@ -85,23 +116,28 @@ export function toFieldSet(schema: TypeSchema, value: JsonValue, type: TypeRef):
         }
         if (!isList(v)) return;
         const elements = v.map((item) => listItemElement(schema, list, item));
-        const seen = new Set<string>();
-        const duplicates = new Set<string>();
-        elements.forEach((e) => {
-          const k = serializeElement(e);
-          if (seen.has(k) && !duplicates.has(k)) {
-            duplicates.add(k);
-            set.insert([...path, e]);
+        let duplicates: Set<string> | undefined;
+        if (elements.length > 1) {
+          const seen = new Set<string>();
+          for (const e of elements) {
+            const k = serializeElement(e);
+            if (seen.has(k) && !duplicates?.has(k)) {
+              (duplicates ??= new Set()).add(k);
+              path.push(e);
+              set.insert(path);
+              path.pop();
+            }
+            seen.add(k);
           }
-          seen.add(k);
-        });
-        v.forEach((item, i) => {
+        }
+        for (let i = 0; i < v.length; i++) {
           const e = elements[i]!;
-          if (duplicates.has(serializeElement(e))) return;
-          const p = [...path, e];
-          walk(item, list.element, p);
-          set.insert(p);
-        });
+          if (duplicates?.has(serializeElement(e)) === true) continue;
+          path.push(e);
+          walk(v[i]!, list.element);
+          set.insert(path);
+          path.pop();
+        }
         return;
       }
       case 'map': {
@@ -111,15 +147,17 @@ export function toFieldSet(schema: TypeSchema, value: JsonValue, type: TypeRef):
           return;
         }
         if (!isMap(v)) return;
-        for (const [k, child] of Object.entries(v)) {
-          const p = [...path, fieldElement(k)];
-          walk(child, fieldType(map, k) ?? DEDUCED, p);
-          if (child === null || (isMap(child) && Object.keys(child).length === 0) || !map.fields.has(k)) set.insert(p);
+        for (const k in v) {
+          const child = v[k]!;
+          path.push(fieldElement(k));
+          walk(child, fieldType(map, k) ?? DEDUCED);
+          if (child === null || (isMap(child) && !hasKeys(child)) || !map.fields.has(k)) set.insert(path);
+          path.pop();
         }
       }
     }
   };
-  walk(value, type, []);
+  walk(value, type);
   return set;
 }
 
@@ -132,102 +170,134 @@ export interface Comparison {
 }
 
 export function compare(schema: TypeSchema, lhs: JsonValue, rhs: JsonValue, type: TypeRef): Comparison {
-  const added = new FieldSet();
-  const modified = new FieldSet();
-  const removed = new FieldSet();
-  const leaf = (l: JsonValue | undefined, r: JsonValue | undefined, path: Path): void => {
-    if (l === undefined) added.insert(path);
-    else if (r === undefined) removed.insert(path);
-    else if (!equalValues(l, r)) modified.insert(path);
-  };
-  const walk = (l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef, path: Path): void => {
-    const atom = schema.resolve(t);
+  const c = new Comparer(schema);
+  c.walk(lhs, rhs, type);
+  return { added: c.added, modified: c.modified, removed: c.removed };
+}
+
+/** One comparison: the walk keeps the current path on a stack, which the sets copy their elements from. */
+class Comparer {
+  readonly added = new FieldSet();
+  readonly modified = new FieldSet();
+  readonly removed = new FieldSet();
+  private readonly path: PathElement[] = [];
+
+  constructor(private readonly schema: TypeSchema) {}
+
+  walk(l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef): void {
+    const atom = this.schema.resolve(t);
     const kl = deduce(atom, l);
     const kr = deduce(atom, r);
-    let inLeaf = false;
-    const handle = (kind: 'scalar' | 'list' | 'map', lv: JsonValue | undefined, rv: JsonValue | undefined): void => {
-      if (inLeaf) return;
-      if (kind === 'scalar') {
-        inLeaf = true;
-        leaf(lv, rv, path);
-      } else if (kind === 'list') {
-        const list = atom.list!;
-        const ll = isList(lv) ? lv : undefined;
-        const rl = isList(rv) ? rv : undefined;
-        if (list.relationship === 'atomic' || ((ll === undefined || ll.length === 0) && (rl === undefined || rl.length === 0))) {
-          inLeaf = true;
-          leaf(lv, rv, path);
-          return;
-        }
-        compareLists(list, ll ?? [], rl ?? [], path);
-      } else {
-        const map = atom.map!;
-        const lm = isMap(lv) ? lv : undefined;
-        const rm = isMap(rv) ? rv : undefined;
-        const emptyL = lm === undefined || Object.keys(lm).length === 0;
-        const emptyR = rm === undefined || Object.keys(rm).length === 0;
-        if (map.relationship === 'atomic' || (emptyL && emptyR)) {
-          inLeaf = true;
-          leaf(lv, rv, path);
-          return;
-        }
-        const keys = new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})]);
-        for (const k of keys) walk(lm?.[k], rm?.[k], fieldType(map, k) ?? DEDUCED, [...path, fieldElement(k)]);
-      }
-    };
-    if (r === undefined) handle(kl, l, undefined);
-    else if (l === undefined || kl === kr) handle(kr, l, r);
+    let inLeaf: boolean;
+    if (r === undefined) inLeaf = this.node(atom, kl, l, undefined);
+    else if (l === undefined || kl === kr) inLeaf = this.node(atom, kr, l, r);
     else {
-      handle(kl, l, undefined);
-      inLeaf = false;
-      handle(kr, undefined, r);
+      // A value that changed its kind: the old one goes, the new one comes.
+      this.node(atom, kl, l, undefined);
+      inLeaf = this.node(atom, kr, undefined, r);
     }
     if (!inLeaf) {
-      if (l === undefined) added.insert(path);
-      else if (r === undefined) removed.insert(path);
+      if (l === undefined) this.added.insert(this.path);
+      else if (r === undefined) this.removed.insert(this.path);
     }
-  };
-  const compareLists = (list: ListType, l: JsonValue[], r: JsonValue[], path: Path): void => {
-    const order: PathElement[] = [];
+  }
+
+  /** Compare one node as `kind`; true when it was compared as a leaf. */
+  private node(atom: Atom, kind: 'scalar' | 'list' | 'map', lv: JsonValue | undefined, rv: JsonValue | undefined): boolean {
+    if (kind === 'scalar') {
+      this.leaf(lv, rv);
+      return true;
+    }
+    if (kind === 'list') {
+      const list = atom.list!;
+      const ll = isList(lv) ? lv : undefined;
+      const rl = isList(rv) ? rv : undefined;
+      if (list.relationship === 'atomic' || ((ll === undefined || ll.length === 0) && (rl === undefined || rl.length === 0))) {
+        this.leaf(lv, rv);
+        return true;
+      }
+      this.lists(list, ll ?? [], rl ?? []);
+      return false;
+    }
+    const map = atom.map!;
+    const lm = isMap(lv) ? lv : undefined;
+    const rm = isMap(rv) ? rv : undefined;
+    if (map.relationship === 'atomic' || (!hasKeys(lm) && !hasKeys(rm))) {
+      this.leaf(lv, rv);
+      return true;
+    }
+    const path = this.path;
+    if (lm !== undefined) {
+      for (const k in lm) {
+        path.push(fieldElement(k));
+        this.walk(lm[k], rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined, fieldType(map, k) ?? DEDUCED);
+        path.pop();
+      }
+    }
+    if (rm !== undefined) {
+      for (const k in rm) {
+        if (lm !== undefined && Object.hasOwn(lm, k)) continue;
+        path.push(fieldElement(k));
+        this.walk(undefined, rm[k], fieldType(map, k) ?? DEDUCED);
+        path.pop();
+      }
+    }
+    return false;
+  }
+
+  private leaf(l: JsonValue | undefined, r: JsonValue | undefined): void {
+    if (l === undefined) this.added.insert(this.path);
+    else if (r === undefined) this.removed.insert(this.path);
+    else if (!equalValues(l, r)) this.modified.insert(this.path);
+  }
+
+  private lists(list: ListType, l: JsonValue[], r: JsonValue[]): void {
+    const schema = this.schema;
+    const order: Array<{ key: string; element: PathElement }> = [];
     const lValues = new Map<string, JsonValue[]>();
     const rValues = new Map<string, JsonValue[]>();
     for (const item of l) {
-      const e = listItemElement(schema, list, item);
-      const k = serializeElement(e);
-      const seen = lValues.get(k);
+      const element = listItemElement(schema, list, item);
+      const key = serializeElement(element);
+      const seen = lValues.get(key);
       if (seen === undefined) {
-        lValues.set(k, [item]);
-        order.push(e);
+        lValues.set(key, [item]);
+        order.push({ key, element });
       } else seen.push(item);
     }
     for (const item of r) {
-      const e = listItemElement(schema, list, item);
-      const k = serializeElement(e);
-      const seen = rValues.get(k);
+      const element = listItemElement(schema, list, item);
+      const key = serializeElement(element);
+      const seen = rValues.get(key);
       if (seen === undefined) {
-        rValues.set(k, [item]);
-        if (!lValues.has(k)) order.push(e);
+        rValues.set(key, [item]);
+        if (!lValues.has(key)) order.push({ key, element });
       } else seen.push(item);
     }
-    for (const e of order) {
-      const k = serializeElement(e);
-      const ls = lValues.get(k) ?? [];
-      const rs = rValues.get(k) ?? [];
-      const p = [...path, e];
-      if (ls.length <= 1 && rs.length <= 1) walk(ls[0], rs[0], list.element, p);
+    const path = this.path;
+    for (const { key, element } of order) {
+      const ls = lValues.get(key) ?? [];
+      const rs = rValues.get(key) ?? [];
+      path.push(element);
+      if (ls.length <= 1 && rs.length <= 1) this.walk(ls[0], rs[0], list.element);
       else if (ls.length >= 2 && rs.length >= 2) {
-        if (!equalValues(ls, rs)) modified.insert(p);
+        if (!equalValues(ls, rs)) this.modified.insert(path);
       } else if (ls.length >= 2) {
-        if (rs.length !== 0) walk(undefined, rs[0], list.element, p);
-        removed.insert(p);
+        if (rs.length !== 0) this.walk(undefined, rs[0], list.element);
+        this.removed.insert(path);
       } else {
-        if (ls.length !== 0) walk(ls[0], undefined, list.element, p);
-        added.insert(p);
+        if (ls.length !== 0) this.walk(ls[0], undefined, list.element);
+        this.added.insert(path);
       }
+      path.pop();
     }
-  };
-  walk(lhs, rhs, type, []);
-  return { added, modified, removed };
+  }
+}
+
+function hasKeys(m: JsonObject | undefined): boolean {
+  if (m === undefined) return false;
+  for (const _ in m) return true;
+  return false;
 }
 
 // ---- merge of an applied configuration (rhs) into a live object (lhs)
@@ -366,20 +436,22 @@ export function removeItems(schema: TypeSchema, value: JsonValue, set: FieldSet,
  */
 export function ensureNamedFieldsAreMembers(schema: TypeSchema, set: FieldSet, type: TypeRef): FieldSet {
   const out = set.copy();
-  for (const path of set.list()) {
-    let t: TypeRef | undefined = type;
-    for (let i = 0; i < path.length - 1 && t !== undefined; i++) {
+  // Walk the tree with the types: only elements with children can be such a struct.
+  const walk = (node: FieldSet, target: FieldSet, t: TypeRef): void => {
+    for (const [e, child] of node.childSets()) {
       const atom = schema.resolve(t);
-      const e = path[i]!;
+      let next: TypeRef | undefined;
       if ('field' in e) {
-        if (atom.map === undefined) break;
-        if (atom.map.fields.has(e.field)) out.insert(path.slice(0, i + 1));
-        t = fieldType(atom.map, e.field);
+        if (atom.map === undefined) continue;
+        if (atom.map.fields.has(e.field)) target.insertMember(e);
+        next = fieldType(atom.map, e.field);
       } else {
-        t = atom.list?.element;
+        next = atom.list?.element;
       }
+      if (next !== undefined) walk(child, target.childFor(e), next);
     }
-  }
+  };
+  walk(set, out, type);
   return out;
 }
 
