@@ -15,7 +15,7 @@ import { isStorageError } from '../../storage/errors.js';
 import type { ObjectEvent } from '../registry/generic/object-storage.js';
 import type { RequestContext } from '../server/context.js';
 import { encodeWatchFrame, PROTOBUF_WATCH_MEDIA_TYPE } from '../../api/protobuf/envelope.js';
-import { watchEventJson } from '../server/json-memo.js';
+import { watchEventJsonBytes } from '../server/json-memo.js';
 import { statusBody, writeWarnings } from '../server/response.js';
 import { negotiateOutput, type OutputFormat } from './negotiation.js';
 import { parseBool, parseNonNegativeInt } from './query.js';
@@ -132,7 +132,7 @@ class EventWriter {
   /** One event as the negotiated stream carries it: a JSON line or a protobuf frame. */
   private encode(type: WatchEventType, object: unknown): string | Buffer {
     if (this.format.encoding === 'protobuf') return encodeWatchFrame(type, object);
-    return watchEventJson(type, object);
+    return watchEventJsonBytes(type, object);
   }
 
   bookmark(revision: number, initialEventsEnd: boolean): Promise<void> {

@@ -1,36 +1,38 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeJson, objectJson, watchEventJson } from './json-memo.js';
+import { encodeJsonBytes, objectJsonBytes, watchEventJsonBytes } from './json-memo.js';
 
 describe('json-memo', () => {
-  it('encodes exactly as JSON.stringify does, lists included', () => {
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', labels: { x: 'y' } }, spec: { containers: [{ name: 'c', image: 'i' }] } };
+  it('encodes exactly the bytes of JSON.stringify, lists included', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ä-pod', labels: { x: 'y€' } }, spec: { containers: [{ name: 'c', image: 'i' }] } };
     const values: unknown[] = [
       pod,
       { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '7' }, items: [pod, pod] },
       { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: [] },
-      { kind: 'List', skipped: undefined, fn: () => 1, items: [pod, 3, 'text', null, undefined, [1, 2]] },
+      { items: [pod], kind: 'List' },
+      { skipped: undefined, items: [pod] },
+      { kind: 'List', skipped: undefined, fn: () => 1, items: [pod, 3, 'text', null, undefined, [1, 2]], after: 'x' },
       [1, 2, 3],
       'text',
       null,
       { items: 'not a list' },
     ];
-    for (const v of values) assert.equal(encodeJson(v), JSON.stringify(v));
+    for (const v of values) assert.equal(encodeJsonBytes(v).toString('utf8'), JSON.stringify(v));
   });
 
-  it('stringifies an object once and reuses its text', () => {
+  it('encodes an object once and reuses its bytes', () => {
     const object = { metadata: { name: 'a' } };
-    const first = objectJson(object);
+    const first = objectJsonBytes(object).toString();
     // A change after encoding is not seen: cached objects are never changed.
     object.metadata.name = 'b';
-    assert.equal(objectJson(object), first);
-    assert.equal(encodeJson({ items: [object] }), `{"items":[${first}]}`);
+    assert.equal(objectJsonBytes(object).toString(), first);
+    assert.equal(encodeJsonBytes({ items: [object] }).toString(), `{"items":[${first}]}`);
   });
 
   it('writes watch events as JSON lines', () => {
     const object = { kind: 'Pod', metadata: { name: 'w' } };
-    assert.equal(watchEventJson('ADDED', object), `${JSON.stringify({ type: 'ADDED', object })}\n`);
+    assert.equal(watchEventJsonBytes('ADDED', object).toString(), `${JSON.stringify({ type: 'ADDED', object })}\n`);
     const status = { kind: 'Status', code: 410 };
-    assert.equal(watchEventJson('ERROR', status), `${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+    assert.equal(watchEventJsonBytes('ERROR', status).toString(), `${JSON.stringify({ type: 'ERROR', object: status })}\n`);
   });
 });

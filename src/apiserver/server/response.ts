@@ -10,7 +10,7 @@ import { stringify as toYaml } from 'yaml';
 import { encodeObject, hasProtobufEncoding } from '../../api/protobuf/envelope.js';
 import { internalError, StatusError, type Status } from '../../machinery/status.js';
 import { negotiateOutput } from '../endpoints/negotiation.js';
-import { encodeJson } from './json-memo.js';
+import { encodeJsonBytes } from './json-memo.js';
 import type { RequestContext } from './context.js';
 
 export interface Encoding {
@@ -23,7 +23,7 @@ const JSON_ENCODING: Encoding = { encoding: 'json', contentType: 'application/js
 /** An object (with apiVersion and kind, for protobuf) in the given encoding. */
 export function encodeBody(value: unknown, encoding: Encoding): string | Buffer {
   if (encoding.encoding === 'protobuf') return encodeObject(value);
-  return encoding.encoding === 'yaml' ? toYaml(value) : encodeJson(value);
+  return encoding.encoding === 'yaml' ? toYaml(value) : encodeJsonBytes(value);
 }
 
 function canEncodeProtobuf(value: unknown): boolean {
