@@ -8,16 +8,21 @@
  * And the watch cache (watch-cache-bench.ts, a process of its own): a list of
  * 10,000 pods from the cache and from storage, and 1,000 watchers with and
  * without the cache on real etcd, their storage watches counted by etcd itself.
- * And protobuf against JSON for one pod (codec-bench.ts), once the other
- * processes have ended.
+ * And, once the other processes have ended, in this process: protobuf against
+ * JSON for one pod (codec-bench.ts), Go's JSON shape of a pod against
+ * JSON.parse + stringify (go-shape-bench.ts), and the field manager's CPU per
+ * write (fieldmanager-bench.ts).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { startK8ts } from '../../test/e2e/testing/k8ts-process.js';
 import { machineDescription, printTable, round, writeResults } from '../common/stats.js';
+import { measureCodec, printCodecTable } from './codec-bench.js';
+import { measureFieldManager } from './fieldmanager-bench.js';
+import { measureGoShape, printGoShapeTable } from './go-shape-bench.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
@@ -45,10 +50,12 @@ try {
 }
 const bare = await runJson(here('./bare-store.js'), [String(SECONDS)]);
 const cache = await runJson(here('./watch-cache-bench.js'), [String(SECONDS)], ['--expose-gc']);
-const codec = await loadCodecBench();
-const codecFigures = codec?.measureCodec({ msPerMeasure: 1000 }) ?? {};
+// The in-process measures run once the other processes have ended.
+const codecFigures = measureCodec({ msPerMeasure: 1000 });
+const shapeFigures = measureGoShape({ msPerMeasure: 1000 });
+const fieldManagerFigures = measureFieldManager({ msPerMeasure: 1000 });
 const results: Record<string, number | string> = { machine: machineDescription() };
-for (const [k, v] of Object.entries({ ...api, ...bare, ...cache, ...codecFigures })) results[k] = round(v, 3);
+for (const [k, v] of Object.entries({ ...api, ...bare, ...cache, ...codecFigures, ...shapeFigures, ...fieldManagerFigures })) results[k] = round(v, 3);
 results.creates_ratio_64 = round(api.creates_per_s_64! / bare.bare_creates_per_s_64!, 3);
 printTable(
   ['measure', 'API server', 'bare store', 'ratio'],
@@ -73,20 +80,11 @@ printTable(
     ['delivery to 1,000, p99 ms', cache.watch_p99_ms_1000_cache!, cache.watch_p99_ms_1000_uncached!, cache.watch_p99_ms_1000_uncached! / cache.watch_p99_ms_1000_cache!],
   ],
 );
-if (codec !== undefined) {
-  console.log('');
-  codec.printCodecTable(codecFigures);
-}
+console.log('');
+printCodecTable(codecFigures);
+console.log('');
+printGoShapeTable(shapeFigures);
+console.log('');
+console.log('field manager, CPU µs per operation (fieldmanager-bench.ts)');
+for (const [k, v] of Object.entries(fieldManagerFigures)) console.log(`  ${k}: ${round(v, 2)}`);
 console.log(`wrote ${writeResults('api', results)}`);
-
-/** The protobuf-against-JSON codec measure (codec-bench.ts, which the protobuf work adds), when it is there. */
-async function loadCodecBench(): Promise<
-  { measureCodec(o: { msPerMeasure?: number }): Record<string, number>; printCodecTable(r: Record<string, number>): void } | undefined
-> {
-  const path = here('./codec-bench.js');
-  if (!existsSync(path)) return undefined;
-  return (await import(pathToFileURL(path).href)) as {
-    measureCodec(o: { msPerMeasure?: number }): Record<string, number>;
-    printCodecTable(r: Record<string, number>): void;
-  };
-}

@@ -17,21 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { decodeObject, encodeObject } from '../../src/api/protobuf/envelope.js';
 import { sampleObjects } from '../../src/api/protobuf/testing/sample-objects.js';
 import { printTable, round } from '../common/stats.js';
-
-/** Operations per second of `op`, run in batches until `ms` have passed (after a short warm-up). */
-function opsPerSecond(op: () => unknown, ms: number): number {
-  const warmUntil = performance.now() + Math.min(200, ms / 5);
-  while (performance.now() < warmUntil) op();
-  let count = 0;
-  const start = performance.now();
-  let now = start;
-  while (now - start < ms) {
-    for (let i = 0; i < 100; i++) op();
-    count += 100;
-    now = performance.now();
-  }
-  return (count * 1000) / (now - start);
-}
+import { opsPerSecond } from '../common/ops-per-second.js';
 
 export function measureCodec(options: { msPerMeasure?: number } = {}): Record<string, number> {
   const ms = options.msPerMeasure ?? 1000;

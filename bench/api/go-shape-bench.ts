@@ -12,23 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { goJsonShape } from '../../src/api/protobuf/go-json-shape.js';
 import { sampleObjects } from '../../src/api/protobuf/testing/sample-objects.js';
 import { printTable, round } from '../common/stats.js';
+import { opsPerSecond } from '../common/ops-per-second.js';
 
 const POD = { group: '', version: 'v1', kind: 'Pod' };
-
-/** Operations per second of `op`, run in batches until `ms` have passed (after a short warm-up). */
-function opsPerSecond(op: () => unknown, ms: number): number {
-  const warmUntil = performance.now() + Math.min(200, ms / 5);
-  while (performance.now() < warmUntil) op();
-  let count = 0;
-  const start = performance.now();
-  let now = start;
-  while (now - start < ms) {
-    for (let i = 0; i < 100; i++) op();
-    count += 100;
-    now = performance.now();
-  }
-  return (count * 1000) / (now - start);
-}
 
 export function measureGoShape(options: { msPerMeasure?: number } = {}): Record<string, number> {
   const ms = options.msPerMeasure ?? 1000;
