@@ -224,8 +224,8 @@ describe('protobuf', { timeout: 240_000 }, () => {
     await client.request('POST', '/api/v1/namespaces', { body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }), headers: { 'content-type': 'application/json' } });
     const list = await client.request('GET', `/api/v1/namespaces/${ns}/secrets`, { headers: { accept: PROTOBUF } });
     const rv = (decodeObject(list.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
-    const watch = await client.watch(`/api/v1/namespaces/${ns}/secrets?watch=true&resourceVersion=${rv}`);
-    const metadataWatch = await client.watch(`/api/v1/namespaces/${ns}/secrets?watch=true&resourceVersion=${rv}`, `${PROTOBUF};as=PartialObjectMetadata;g=meta.k8s.io;v=v1`);
+    const watch = await client.protobufWatch(`/api/v1/namespaces/${ns}/secrets?watch=true&resourceVersion=${rv}`);
+    const metadataWatch = await client.protobufWatch(`/api/v1/namespaces/${ns}/secrets?watch=true&resourceVersion=${rv}`, `${PROTOBUF};as=PartialObjectMetadata;g=meta.k8s.io;v=v1`);
     assert.equal(watch.status, 200);
     assert.equal(metadataWatch.contentType, 'application/vnd.kubernetes.protobuf;stream=watch');
     assert.equal(watch.contentType, 'application/vnd.kubernetes.protobuf;stream=watch');

@@ -10,11 +10,13 @@ export interface ApiResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly text: string;
+  /** The body as it came, for bodies that are not text (protobuf). */
+  readonly body: Buffer;
   json<T = Record<string, unknown>>(): T;
 }
 
 export class ApiClient {
-  private readonly session: ClientHttp2Session;
+  protected readonly session: ClientHttp2Session;
 
   constructor(url: string, pkiDir: string, options: { anonymous?: boolean } = {}) {
     const ca = readFileSync(join(pkiDir, 'ca.crt'));
@@ -40,8 +42,9 @@ export class ApiClient {
       });
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status, headers, text, json: <T>() => JSON.parse(text) as T });
+        const body = Buffer.concat(chunks);
+        const text = body.toString('utf8');
+        resolve({ status, headers, text, body, json: <T>() => JSON.parse(text) as T });
       });
       stream.on('error', reject);
       if (options.body !== undefined) stream.end(options.body);

@@ -7,44 +7,16 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { connect, constants, type ClientHttp2Session, type OutgoingHttpHeaders } from 'node:http2';
+import { constants } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WatchFrameReader, type DecodedWatchEvent } from '../../../src/api/protobuf/envelope.js';
+import { ApiClient } from './api-client.js';
 
-export interface RawResponse {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: Buffer;
-}
-
-export class RawApiClient {
-  private readonly session: ClientHttp2Session;
-
-  constructor(url: string, pkiDir: string) {
-    this.session = connect(url, { ca: readFileSync(join(pkiDir, 'ca.crt')), cert: readFileSync(join(pkiDir, 'admin.crt')), key: readFileSync(join(pkiDir, 'admin.key')) });
-    this.session.on('error', () => {});
-  }
-
-  request(method: string, path: string, options: { body?: Buffer | string; headers?: OutgoingHttpHeaders } = {}): Promise<RawResponse> {
-    return new Promise((resolve, reject) => {
-      const stream = this.session.request({ [constants.HTTP2_HEADER_METHOD]: method, [constants.HTTP2_HEADER_PATH]: path, ...options.headers }, { endStream: options.body === undefined });
-      let status = 0;
-      let headers: Record<string, string | string[] | undefined> = {};
-      const chunks: Buffer[] = [];
-      stream.on('response', (h) => {
-        status = Number(h[constants.HTTP2_HEADER_STATUS]);
-        headers = h as Record<string, string | string[] | undefined>;
-      });
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => resolve({ status, headers, body: Buffer.concat(chunks) }));
-      stream.on('error', reject);
-      if (options.body !== undefined) stream.end(options.body);
-    });
-  }
-
+/** Requests whose bodies are bytes (ApiClient's `body`), and protobuf watches. */
+export class RawApiClient extends ApiClient {
   /** A protobuf watch: events arrive in `events`; `next(n)` waits until there are n of them. */
-  watch(path: string, accept = 'application/vnd.kubernetes.protobuf'): Promise<ProtobufWatch> {
+  protobufWatch(path: string, accept = 'application/vnd.kubernetes.protobuf'): Promise<ProtobufWatch> {
     return new Promise((resolve, reject) => {
       const stream = this.session.request({ [constants.HTTP2_HEADER_METHOD]: 'GET', [constants.HTTP2_HEADER_PATH]: path, accept });
       const reader = new WatchFrameReader();
@@ -82,10 +54,6 @@ export class RawApiClient {
       );
       stream.on('error', reject);
     });
-  }
-
-  close(): void {
-    this.session.close();
   }
 }
 

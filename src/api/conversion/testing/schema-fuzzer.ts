@@ -74,13 +74,13 @@ export class SchemaFuzzer {
           : Array.from({ length: this.prng.int(3) + 1 }, () => this.value(schema.items as Schema, '', depth + 1));
       case 'object':
       case undefined:
-        return this.object(schema, name, depth);
+        return this.object(schema, depth);
       default:
         throw new Error(`unsupported schema type ${String(schema.type)}`);
     }
   }
 
-  private object(schema: Schema, name: string, depth: number): JsonValue {
+  private object(schema: Schema, depth: number): JsonValue {
     const out: { [key: string]: JsonValue } = {};
     const properties = isSchema(schema.properties) ? schema.properties : undefined;
     if (properties !== undefined) {
