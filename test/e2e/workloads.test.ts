@@ -280,6 +280,16 @@ describe('workloads through kubectl 1.33', { timeout: 180_000 }, () => {
     assert.equal(await kubectl.ok('get', 'statefulset', 'db', '-o', 'jsonpath={.spec.replicas}'), '2');
   });
 
+  it('a strategic merge patch of the Scale subresource goes through the strategic merge patch, directives included', async () => {
+    const scalePatch = (patch: string) => kubectl('patch', 'statefulset', 'db', '--subresource=scale', '--type=strategic', '-p', patch);
+    assert.equal((await scalePatch('{"spec":{"replicas":1}}')).stdout.trim(), 'scale.autoscaling/db patched');
+    assert.equal(await kubectl.ok('get', 'statefulset', 'db', '-o', 'jsonpath={.spec.replicas}'), '1');
+    const refused = await scalePatch('{"spec":{"replicas":4,"$patch":"bogus"}}');
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stderr.trim(), 'Error from server: unknown patch type: bogus in map: map[$patch:bogus replicas:4]');
+    assert.equal(await kubectl.ok('get', 'statefulset', 'db', '-o', 'jsonpath={.spec.replicas}'), '1');
+  });
+
   it('kubectl get deploy prints the table', async () => {
     const lines = (await kubectl.ok('get', 'deploy')).trimEnd().split('\n');
     assert.match(lines[0]!, /^NAME +READY +UP-TO-DATE +AVAILABLE +AGE$/);

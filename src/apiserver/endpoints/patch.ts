@@ -16,8 +16,8 @@ import { decodeDocument, readBody } from './body.js';
 import { trackWrite } from '../fieldmanager/for-resource.js';
 import { parseManagerOptions } from '../fieldmanager/request-options.js';
 import { handleApplyPatch } from './apply-patch.js';
-import { asKubeObject } from './decode-object.js';
-import { addWarnings, parseFieldValidationParam, patchBodyStrictErrors, validatePatchedFields } from './field-validation.js';
+import { asKubeObject, type ExpectedKind } from './decode-object.js';
+import { addWarnings, parseFieldValidationParam, patchBodyStrictErrors, validatePatchedFields, type FieldValidationDirective } from './field-validation.js';
 import { mergePatch } from './merge-patch.js';
 import { negotiateInput, negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
@@ -36,7 +36,7 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
   const managerOptions = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'PatchOptions', { apply: type === 'apply' });
   if (type === 'apply') return handleApplyPatch(ctx, t, { body, format, dryRun, directive, options: managerOptions });
   const patch = decodeDocument(body, 'json');
-  if (type !== 'json-patch' && type !== 'merge-patch' && type !== 'strategic-merge-patch') throw badRequest(`unsupported patch type ${type}`);
+  if (!isBodyPatchType(type)) throw badRequest(`unsupported patch type ${type}`);
   // Warnings of the attempt that wins (the patch applies again after a conflict).
   let warnings: readonly string[] = [];
   const { object } = await t.store.update(
@@ -44,27 +44,47 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
     t.name,
     (current) => {
       if (current === undefined) throw notFound({ group: t.resource.group, resource: t.resource.resource }, t.name);
-      const track = (patched: KubeObject): KubeObject =>
-        trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, current, patched, managerOptions.manager);
-      if (type === 'strategic-merge-patch') {
-        const smp = strategicMergePatchObject(current, body, patch, expected, directive);
-        warnings = smp.warnings;
-        return track(asKubeObject(smp.value, expected));
-      }
-      // As upstream, the patch body is checked once the object is found.
-      const patchErrors = directive === 'Ignore' ? [] : patchBodyStrictErrors(type, body);
-      if (type === 'json-patch' && !Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-      if (type === 'merge-patch' && !isPlainObject(patch)) throw badRequest('the merge patch must be a JSON object');
-      const patched = type === 'json-patch' ? applyJsonPatch(current, patch as jsonpatch.Operation[]) : mergePatch(current, patch);
-      const validated = validatePatchedFields(patched, expected, directive, patchErrors);
-      warnings = validated.warnings;
-      return track(asKubeObject(validated.value, expected));
+      const patched = applyPatchBody({ type, current, body, patch, expected, directive });
+      warnings = patched.warnings;
+      return trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, current, patched.object, managerOptions.manager);
     },
     { dryRun, allowCreate: false },
   );
   addWarnings(ctx, warnings);
   writeObject(ctx, 200, object, format);
 };
+
+export type BodyPatchType = 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
+
+export function isBodyPatchType(type: string): type is BodyPatchType {
+  return type === 'json-patch' || type === 'merge-patch' || type === 'strategic-merge-patch';
+}
+
+/**
+ * A JSON, merge or strategic merge patch applied to the current object and
+ * decoded as `expected` (field validation as `directive` says): the one path
+ * every PATCH of a stored object takes, the scale subresource's included.
+ */
+export function applyPatchBody(p: {
+  type: BodyPatchType;
+  current: KubeObject;
+  body: Buffer;
+  patch: unknown;
+  expected: ExpectedKind;
+  directive: FieldValidationDirective;
+}): { object: KubeObject; warnings: readonly string[] } {
+  if (p.type === 'strategic-merge-patch') {
+    const smp = strategicMergePatchObject(p.current, p.body, p.patch, p.expected, p.directive);
+    return { object: asKubeObject(smp.value, p.expected), warnings: smp.warnings };
+  }
+  // As upstream, the patch body is checked once the object is found.
+  const patchErrors = p.directive === 'Ignore' ? [] : patchBodyStrictErrors(p.type, p.body);
+  if (p.type === 'json-patch' && !Array.isArray(p.patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (p.type === 'merge-patch' && !isPlainObject(p.patch)) throw badRequest('the merge patch must be a JSON object');
+  const patched = p.type === 'json-patch' ? applyJsonPatch(p.current, p.patch as jsonpatch.Operation[]) : mergePatch(p.current, p.patch);
+  const validated = validatePatchedFields(patched, p.expected, p.directive, patchErrors);
+  return { object: asKubeObject(validated.value, p.expected), warnings: validated.warnings };
+}
 
 function applyJsonPatch(current: KubeObject, operations: jsonpatch.Operation[]): unknown {
   const invalid = jsonpatch.validate(operations);

@@ -7,17 +7,17 @@
  * generation moves), with the Scale's resourceVersion as precondition.
  */
 import { FieldPath, invalid as invalidField, type FieldError } from '../../../../machinery/field-errors.js';
-import { isPlainObject, type KubeObject } from '../../../../machinery/meta.js';
+import type { KubeObject } from '../../../../machinery/meta.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../../../machinery/selectors/label-selector.js';
 import { badRequest, conflict, invalid, notFound, StatusError, unsupportedMediaType } from '../../../../machinery/status.js';
 import { nameIsDNSSubdomain } from '../../../../machinery/validation/names.js';
 import { validateObjectMeta, type ObjectMeta } from '../../../../machinery/validation/object-meta.js';
 import { IS_NEGATIVE_ERROR_MSG } from '../../../../machinery/validation/messages.js';
-import jsonpatch from 'fast-json-patch';
 import { decodeDocument, readBody } from '../../../endpoints/body.js';
-import { asKubeObject, readObject } from '../../../endpoints/decode-object.js';
-import { mergePatch } from '../../../endpoints/merge-patch.js';
+import { readObject } from '../../../endpoints/decode-object.js';
+import { addWarnings, parseFieldValidationParam } from '../../../endpoints/field-validation.js';
 import { negotiateInput, negotiateOutput } from '../../../endpoints/negotiation.js';
+import { applyPatchBody, isBodyPatchType } from '../../../endpoints/patch.js';
 import { parseDryRun } from '../../../endpoints/query.js';
 import type { Target, VerbHandler } from '../../../endpoints/target.js';
 import type { RequestContext } from '../../../server/context.js';
@@ -124,32 +124,19 @@ const patchScale: VerbHandler = async (ctx, t) => {
   if (type === 'apply') {
     throw unsupportedMediaType('application/apply-patch+yaml', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
   }
-  const patch = decodeDocument(await readBody(ctx.req), 'json');
-  if (type === 'json-patch' && !Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-  if (type === 'merge-patch' && !isPlainObject(patch)) throw badRequest('the merge patch must be a JSON object');
+  if (!isBodyPatchType(type)) throw badRequest(`unsupported patch type ${type}`);
+  const body = await readBody(ctx.req);
+  const directive = parseFieldValidationParam(ctx.query, 'PatchOptions');
+  const patch = decodeDocument(body, 'json');
+  let warnings: readonly string[] = [];
   const scale = await writeScale(ctx, t, (current) => {
-    let patched: unknown;
-    if (type === 'json-patch') {
-      const operations = patch as jsonpatch.Operation[];
-      const problem = jsonpatch.validate(operations);
-      if (problem !== undefined) throw patchError(problem.message);
-      try {
-        patched = jsonpatch.applyPatch(structuredClone(current), operations, false, false).newDocument;
-      } catch (e: unknown) {
-        throw patchError(e instanceof Error ? e.message.split('\n')[0]! : String(e));
-      }
-    } else {
-      // A Scale has no lists, so a strategic merge patch of it merges as a merge patch does.
-      patched = mergePatch(current, patch);
-    }
-    return asKubeObject(patched, SCALE_KIND);
+    const patched = applyPatchBody({ type, current, body, patch, expected: SCALE_KIND, directive });
+    warnings = patched.warnings;
+    return patched.object;
   });
+  addWarnings(ctx, warnings);
   writeObject(ctx, 200, scale, format);
 };
-
-function patchError(message: string): StatusError {
-  return new StatusError({ code: 422, reason: 'Invalid', message: `the server rejected our request due to an error in our request: ${message}` });
-}
 
 /** The handlers of the `scale` subresource, for a definition's subresourceHandlers. */
 export const scaleHandlers: Readonly<Record<string, VerbHandler>> = { get: getScale, update: updateScale, patch: patchScale };
