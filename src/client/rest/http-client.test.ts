@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../machinery/meta.js';
 import { isResourceExpired, StatusError } from '../../machinery/status.js';
-import { newHttpClient, stillExistsAfterDelete, type HttpClient } from './http-client.js';
+import { newHttpClient, deleteOutcome, type HttpClient } from './http-client.js';
 import { CONFIG_MAPS, NODES, PODS } from './resources.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -83,6 +83,15 @@ describe('newHttpClient against a scripted server', () => {
     assert.deepEqual(marked?.metadata.finalizers, ['x']);
     assert.equal(await cms.delete('a', { namespace: 'ns' }), undefined);
     assert.equal(await cms.delete('a', { namespace: 'ns' }), undefined);
+    const graceful = cm('a', { uid: 'u1', deletionTimestamp: '2026-01-01T00:00:00Z', deletionGracePeriodSeconds: 30 });
+    script.push(ok(graceful), ok(graceful));
+    assert.equal((await cms.delete('a', { namespace: 'ns' }))?.metadata.uid, 'u1');
+    script.push(ok(graceful), (_q, res) => void res.writeHead(404).end(JSON.stringify({ kind: 'Status', code: 404, reason: 'NotFound' })));
+    assert.equal(await cms.delete('a', { namespace: 'ns' }), undefined);
+    script.push(ok(graceful), ok(cm('a', { uid: 'u2' })));
+    assert.equal(await cms.delete('a', { namespace: 'ns' }), undefined);
+    script.push(ok(graceful), (_q, res) => void res.writeHead(403).end('{}'));
+    await assert.rejects(cms.delete('a', { namespace: 'ns' }), (e: unknown) => e instanceof StatusError && e.code === 403);
     assert.deepEqual(JSON.parse(seen[0]!.body), {
       kind: 'DeleteOptions',
       apiVersion: 'v1',
@@ -175,12 +184,13 @@ describe('newHttpClient against a scripted server', () => {
   });
 });
 
-describe('stillExistsAfterDelete', () => {
+describe('deleteOutcome', () => {
   const obj = (meta: object): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', ...meta } });
-  it('is true only for an object marked for deletion that finalizers or a grace period keep', () => {
-    assert.equal(stillExistsAfterDelete(obj({})), false);
-    assert.equal(stillExistsAfterDelete(obj({ deletionTimestamp: 't', finalizers: ['f'] })), true);
-    assert.equal(stillExistsAfterDelete(obj({ deletionTimestamp: 't', deletionGracePeriodSeconds: 30 })), true);
-    assert.equal(stillExistsAfterDelete(obj({ deletionTimestamp: 't', deletionGracePeriodSeconds: 0, finalizers: [] })), false);
+  it('tells gone, kept by finalizers, and marked with a grace period (to check) apart', () => {
+    assert.equal(deleteOutcome({ kind: 'Status', apiVersion: 'v1', metadata: {} }), 'gone');
+    assert.equal(deleteOutcome(obj({})), 'gone');
+    assert.equal(deleteOutcome(obj({ deletionTimestamp: 't', finalizers: ['f'] })), 'exists');
+    assert.equal(deleteOutcome(obj({ deletionTimestamp: 't', deletionGracePeriodSeconds: 30 })), 'check');
+    assert.equal(deleteOutcome(obj({ deletionTimestamp: 't', deletionGracePeriodSeconds: 0, finalizers: [] })), 'gone');
   });
 });

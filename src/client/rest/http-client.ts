@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { KubeList, KubeObject } from '../../machinery/meta.js';
-import { StatusError } from '../../machinery/status.js';
+import { isNotFound, StatusError } from '../../machinery/status.js';
 import type {
   Client,
   DeleteOptions,
@@ -62,12 +62,19 @@ function parseJson<R>(body: string, what: string): R {
   }
 }
 
-/** Whether a DELETE response describes an object that still exists (marked for deletion) rather than one that is gone. */
-export function stillExistsAfterDelete(object: KubeObject): boolean {
+/**
+ * What a DELETE response says of the object: a Status or an object never
+ * marked for deletion is gone; one kept by finalizers still exists. An object
+ * marked with a grace period is ambiguous — the server answers with the last
+ * state both when it only marked it and when a shorter grace period removed
+ * it at once — so the client asks again ('check').
+ */
+export function deleteOutcome(object: KubeObject): 'gone' | 'exists' | 'check' {
+  if (object.kind === 'Status') return 'gone';
   const meta = object.metadata;
-  if (meta?.deletionTimestamp === undefined || meta.deletionTimestamp === null) return false;
-  // Finalizers keep it; a grace period keeps it until the kubelet confirms. With neither it was removed at once.
-  return (meta.finalizers?.length ?? 0) > 0 || (meta.deletionGracePeriodSeconds ?? 0) > 0;
+  if (meta?.deletionTimestamp === undefined || meta.deletionTimestamp === null) return 'gone';
+  if ((meta.finalizers?.length ?? 0) > 0) return 'exists';
+  return (meta.deletionGracePeriodSeconds ?? 0) > 0 ? 'check' : 'gone';
 }
 
 class HttpResourceClient<T extends KubeObject> implements ResourceClient<T> {
@@ -170,8 +177,16 @@ class HttpResourceClient<T extends KubeObject> implements ResourceClient<T> {
       ...(options.dryRun === true ? { dryRun: ['All'] } : {}),
     };
     const result = await this.call<KubeObject>('DELETE', this.path(name, options.namespace), body);
-    if (result.kind === 'Status') return undefined;
-    return stillExistsAfterDelete(result) ? (result as T) : undefined;
+    const outcome = deleteOutcome(result);
+    if (outcome === 'gone') return undefined;
+    if (outcome === 'exists' || options.dryRun === true) return result as T;
+    try {
+      const now = await this.get(name, options.namespace === undefined ? {} : { namespace: options.namespace });
+      return now.metadata.uid === result.metadata.uid ? now : undefined;
+    } catch (e: unknown) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
   }
 
   async getSubresource<R = KubeObject>(name: string, subresource: string, options?: { readonly namespace?: string }): Promise<R> {
