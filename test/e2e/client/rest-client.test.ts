@@ -17,7 +17,7 @@ import { listerWatcherFor } from '../../../src/client/rest/lister-watcher.js';
 import { CONFIG_MAPS, DEPLOYMENTS, PODS } from '../../../src/client/rest/resources.js';
 import { defaultUserAgent } from '../../../src/client/rest/rest-config.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
-import { isConflict, isNotFound, StatusError } from '../../../src/machinery/status.js';
+import { isConflict, isNotFound, isResourceExpired, StatusError } from '../../../src/machinery/status.js';
 import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
@@ -75,7 +75,7 @@ describe('REST client against k8ts apiserver', () => {
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), 'k8ts-rest-client-'));
-    server = startK8ts(['apiserver', '--data-dir', join(root, 'data'), '--secure-port', '0', '--bind-address', '127.0.0.1']);
+    server = startK8ts(['apiserver', '--data-dir', join(root, 'data'), '--secure-port', '0', '--bind-address', '127.0.0.1', '--etcd-compaction-interval', '2s']);
     const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
     await server.waitForLine(/^apiserver: serving on/, 60_000);
     const kubeconfig = line.slice('export KUBECONFIG='.length).trim();
@@ -145,6 +145,26 @@ describe('REST client against k8ts apiserver', () => {
     assert.deepEqual(got.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED watched', 'MODIFIED watched', 'DELETED watched']);
     assert.deepEqual(got[1]!.object.data, { b: '1' });
     stream.cancel();
+  });
+
+  it('fails a list and a watch from a compacted resourceVersion with 410', async () => {
+    const cms = client.resource<ConfigMap>(CONFIG_MAPS);
+    // The store compacts every 2 s to the revision of the tick before: poll (with a deadline) until revision 1 is gone.
+    const deadline = Date.now() + 30_000;
+    let listError: unknown;
+    for (;;) {
+      listError = await cms.list({ namespace: NS, resourceVersion: '1', resourceVersionMatch: 'Exact' }).then(() => undefined, (e: unknown) => e);
+      if (listError !== undefined || Date.now() > deadline) break;
+      await cms.create(configMap(`compaction-${Date.now()}`, { suite: 'compaction' }));
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.ok(isResourceExpired(listError), String(listError));
+    assert.equal((listError as StatusError).code, 410);
+    const watchError = await (async () => {
+      for await (const _ of cms.watch({ namespace: NS, resourceVersion: '1' })) void _;
+    })().then(() => undefined, (e: unknown) => e);
+    assert.ok(isResourceExpired(watchError), String(watchError));
+    assert.match((watchError as StatusError).message, /too old resource version/);
   });
 
   it('patches with each patch type', async () => {
