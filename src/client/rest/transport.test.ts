@@ -145,6 +145,21 @@ describe('Transport', () => {
   });
 });
 
+describe('Transport rate limiting', () => {
+  it('takes a token of the bucket for every request, a retry included', async () => {
+    const s = await scriptedServer();
+    const delays: number[] = [];
+    const t = new Transport({ server: s.url, qps: 2, burst: 1 }, { now: () => 0, sleep: async (ms) => void delays.push(ms) });
+    s.script.push(json(200, {}), json(429, {}, { 'retry-after': '0' }), json(200, {}));
+    await t.request({ method: 'GET', path: '/a' });
+    await t.request({ method: 'GET', path: '/b' });
+    // second request: 500 ms for its token; its retry: 0 s Retry-After, then 1000 ms for the next token.
+    assert.deepEqual(delays, [500, 0, 1000]);
+    t.close();
+    s.server.close();
+  });
+});
+
 describe('transport helpers', () => {
   it('classifies connection errors by verb', () => {
     const err = (code: string): Error => Object.assign(new Error(code), { code });

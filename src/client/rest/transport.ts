@@ -70,6 +70,13 @@ export function statusErrorFromBody(code: number, body: string): StatusError {
   return new StatusError({ code, reason: reasonForCode(code), message: text === '' ? `the server responded with the status code ${code}` : text.slice(0, 1000) });
 }
 
+/**
+ * An idle keep-alive connection is closed by the client after this long,
+ * before a server's usual 5 s idle timeout can close it under a new request
+ * (which, for a POST, could not be retried). Sockets in use are not affected.
+ */
+const IDLE_SOCKET_TIMEOUT_MS = 4_000;
+
 export class Transport {
   private readonly agent: http.Agent;
   private readonly limiter: TokenBucketRateLimiter;
@@ -90,12 +97,13 @@ export class Transport {
       this.url.protocol === 'https:'
         ? new https.Agent({
             keepAlive: true,
+            timeout: IDLE_SOCKET_TIMEOUT_MS,
             ...(config.ca === undefined ? {} : { ca: config.ca }),
             ...(config.clientCert === undefined ? {} : { cert: config.clientCert }),
             ...(config.clientKey === undefined ? {} : { key: config.clientKey }),
             rejectUnauthorized: config.insecureSkipTlsVerify !== true,
           })
-        : new http.Agent({ keepAlive: true });
+        : new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS });
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.limiter = new TokenBucketRateLimiter({
       qps: config.qps ?? DEFAULT_QPS,
