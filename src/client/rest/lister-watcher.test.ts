@@ -58,11 +58,11 @@ describe('listerWatcherFor', () => {
       { type: 'MODIFIED', object: cm('b', '10') },
       { type: 'DELETED', object: cm('b', '11') },
     ]);
-    const lw = listerWatcherFor(stub.client, { namespace: 'ns', timeoutSeconds: 60 });
+    const lw = listerWatcherFor(stub.client, { namespace: 'ns' });
     const sub = lw.watch('7');
     const got: ReflectorEvent<KubeObject>[] = [];
     for await (const e of sub) got.push(e);
-    assert.deepEqual(stub.watches, [{ namespace: 'ns', resourceVersion: '7', allowWatchBookmarks: true, timeoutSeconds: 60 }]);
+    assert.deepEqual(stub.watches, [{ namespace: 'ns', resourceVersion: '7', allowWatchBookmarks: true }]);
     assert.deepEqual(
       got.map((e) => `${e.type} ${e.resourceVersion}`),
       ['ADDED 8', 'BOOKMARK 9', 'MODIFIED 10', 'DELETED 11'],
