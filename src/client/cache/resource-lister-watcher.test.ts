@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeList, KubeObject } from '../../machinery/meta.js';
-import type { ReflectorEvent } from '../cache/reflector.js';
-import type { ListOptions, ResourceClient, WatchEvent, WatchOptions, WatchStream } from './interface.js';
-import { listerWatcherFor } from './lister-watcher.js';
-import { CONFIG_MAPS } from './resources.js';
+import type { ReflectorEvent } from './reflector.js';
+import type { ListOptions, ResourceClient, WatchEvent, WatchOptions, WatchStream } from '../rest/interface.js';
+import { listerWatcherFor } from './resource-lister-watcher.js';
+import { CONFIG_MAPS } from '../rest/resources.js';
 
 const cm = (name: string, rv: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', resourceVersion: rv } });
 
