@@ -275,9 +275,9 @@ export class FakeClient implements Client {
     }
     if (jsonEqual(existing, next)) return existing;
     if (options.dryRun === true) return next;
-    const stored = this.store.commit(ref, 'MODIFIED', next, existing);
-    if (shouldDeleteDuringUpdate(ref, stored)) return this.store.commit(ref, 'DELETED', deepCopy(stored));
-    return stored;
+    // As upstream's store: an update that leaves a deleting object nothing to wait for deletes it (one DELETED event).
+    if (shouldDeleteDuringUpdate(ref, next)) return this.store.commit(ref, 'DELETED', next);
+    return this.store.commit(ref, 'MODIFIED', next, existing);
   }
 
   /** @internal An update of the main resource: the status of an object with a spec stays; the generation follows the spec. */
