@@ -1,74 +1,69 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeList, KubeObject } from '../../machinery/meta.js';
-import type { ReflectorEvent } from './reflector.js';
+import { expired, isResourceExpired } from '../../machinery/status.js';
 import type { ListOptions, ResourceClient, WatchEvent, WatchOptions, WatchStream } from '../rest/interface.js';
+import { PODS } from '../rest/resources.js';
+import { newFakeClient } from '../testing/fake-client.js';
+import type { ReflectorEvent } from './reflector.js';
 import { listerWatcherFor } from './resource-lister-watcher.js';
-import { CONFIG_MAPS } from '../rest/resources.js';
 
-const cm = (name: string, rv: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', resourceVersion: rv } });
-
-/** A resource client that records list and watch options and serves fixed answers; the other verbs are never called. */
-function stubClient(events: WatchEvent<KubeObject>[]): { client: ResourceClient; lists: ListOptions[]; watches: WatchOptions[]; cancelled: () => boolean } {
-  const lists: ListOptions[] = [];
-  const watches: WatchOptions[] = [];
+/** A ResourceClient whose list and watch answers are given, recording the options asked for. */
+function scriptedClient(events: WatchEvent<KubeObject>[], error?: unknown): { client: ResourceClient; asked: (ListOptions | WatchOptions)[]; cancelled: () => boolean } {
+  const asked: (ListOptions | WatchOptions)[] = [];
   let cancelled = false;
-  const unused = (): never => assert.fail('not used by the lister-watcher');
-  const client: ResourceClient = {
-    ref: CONFIG_MAPS,
-    list: async (o?: ListOptions): Promise<KubeList<KubeObject>> => {
-      lists.push(o ?? {});
-      return { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '7' }, items: [cm('a', '5')] };
+  const base = newFakeClient().resource(PODS);
+  // The fake's other verbs stay reachable through the prototype; list and watch are scripted.
+  const client: ResourceClient = Object.assign(Object.create(base) as ResourceClient, {
+    list: async (options = {}): Promise<KubeList<KubeObject>> => {
+      asked.push(options);
+      return { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '42' }, items: [{ metadata: { name: 'a', resourceVersion: '40' } }] };
     },
-    watch: (o?: WatchOptions): WatchStream<KubeObject> => {
-      watches.push(o ?? {});
+    watch: (options = {}): WatchStream<KubeObject> => {
+      asked.push(options);
       return {
-        cancel: () => void (cancelled = true),
+        cancel: () => (cancelled = true),
         async *[Symbol.asyncIterator]() {
           yield* events;
+          if (error !== undefined) throw error;
         },
       };
     },
-    get: unused,
-    create: unused,
-    update: unused,
-    updateStatus: unused,
-    patch: unused,
-    delete: unused,
-    getSubresource: unused,
-    createSubresource: unused,
-    updateSubresource: unused,
-  };
-  return { client, lists, watches, cancelled: () => cancelled };
+  });
+  return { client, asked, cancelled: () => cancelled };
+}
+
+async function collect(iterable: AsyncIterable<ReflectorEvent<KubeObject>>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of iterable) out.push(e.type === 'BOOKMARK' ? `BOOKMARK@${e.resourceVersion}` : `${e.type} ${e.object.metadata.name ?? ''}@${e.resourceVersion}`);
+  return out;
 }
 
 describe('listerWatcherFor', () => {
-  it('lists with the selection and gives the list resourceVersion', async () => {
-    const stub = stubClient([]);
-    const lw = listerWatcherFor(stub.client, { namespace: 'ns', labelSelector: 'a=b', fieldSelector: 'metadata.name=a' });
-    const snapshot = await lw.list();
-    assert.equal(snapshot.resourceVersion, '7');
+  it('lists with the selection and takes the list resourceVersion', async () => {
+    const { client, asked } = scriptedClient([]);
+    const snapshot = await listerWatcherFor(client, { namespace: 'ns', labelSelector: 'a=b', fieldSelector: '' }).list();
+    assert.equal(snapshot.resourceVersion, '42');
     assert.deepEqual(snapshot.items.map((o) => o.metadata.name), ['a']);
-    assert.deepEqual(stub.lists, [{ namespace: 'ns', labelSelector: 'a=b', fieldSelector: 'metadata.name=a' }]);
+    assert.deepEqual(asked, [{ namespace: 'ns', labelSelector: 'a=b' }]);
   });
-  it('watches from a resourceVersion with bookmarks, mapping BOOKMARK events and the others with their resourceVersion', async () => {
-    const stub = stubClient([
-      { type: 'ADDED', object: cm('b', '8') },
-      { type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '9' } } },
-      { type: 'MODIFIED', object: cm('b', '10') },
-      { type: 'DELETED', object: cm('b', '11') },
+
+  it('watches from the resourceVersion with bookmarks, mapping bookmarks and changes', async () => {
+    const { client, asked, cancelled } = scriptedClient([
+      { type: 'ADDED', object: { metadata: { name: 'a', resourceVersion: '43' } } },
+      { type: 'BOOKMARK', object: { metadata: { resourceVersion: '44' } } },
+      { type: 'MODIFIED', object: { metadata: { name: 'a', resourceVersion: '45' } } },
+      { type: 'DELETED', object: { metadata: { name: 'a', resourceVersion: '46' } } },
     ]);
-    const lw = listerWatcherFor(stub.client, { namespace: 'ns' });
-    const sub = lw.watch('7');
-    const got: ReflectorEvent<KubeObject>[] = [];
-    for await (const e of sub) got.push(e);
-    assert.deepEqual(stub.watches, [{ namespace: 'ns', resourceVersion: '7', allowWatchBookmarks: true }]);
-    assert.deepEqual(
-      got.map((e) => `${e.type} ${e.resourceVersion}`),
-      ['ADDED 8', 'BOOKMARK 9', 'MODIFIED 10', 'DELETED 11'],
-    );
-    assert.equal((got[0] as { object: KubeObject }).object.metadata.name, 'b');
-    sub.cancel();
-    assert.equal(stub.cancelled(), true);
+    const subscription = listerWatcherFor(client, { fieldSelector: 'spec.nodeName=n1' }).watch('42');
+    assert.deepEqual(await collect(subscription), ['ADDED a@43', 'BOOKMARK@44', 'MODIFIED a@45', 'DELETED a@46']);
+    assert.deepEqual(asked, [{ fieldSelector: 'spec.nodeName=n1', resourceVersion: '42', allowWatchBookmarks: true }]);
+    subscription.cancel();
+    assert.equal(cancelled(), true);
+  });
+
+  it('throws the watch error (410 for an expired resourceVersion)', async () => {
+    const { client } = scriptedClient([{ type: 'ADDED', object: { metadata: { name: 'a', resourceVersion: '43' } } }], expired('too old resource version: 1 (40)'));
+    await assert.rejects(collect(listerWatcherFor(client).watch('1')), isResourceExpired);
   });
 });
