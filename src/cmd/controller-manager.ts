@@ -28,6 +28,9 @@ import {
   type ControllerManagerFlags,
 } from './controller-manager-flags.js';
 
+/** How long a stopping manager waits for its queued Events to be written. */
+const EVENTS_FLUSH_TIMEOUT_MS = 2_000;
+
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 
 export function controllerManagerCommand(definitions: readonly ControllerDefinition[] = CONTROLLERS): Command {
@@ -35,7 +38,8 @@ export function controllerManagerCommand(definitions: readonly ControllerDefinit
   addControllerManagerFlags(command);
   return command.action(async (flags: ControllerManagerFlags) => {
     const exit = await runControllerManager(flags, definitions);
-    if (exit.reason !== 'stopped') process.exitCode = 1;
+    // Exit now, as upstream's does: a request still retrying against a stopped API server must not hold the process.
+    process.exit(exit.reason === 'stopped' ? 0 : 1);
   });
 }
 
@@ -113,7 +117,7 @@ export async function runControllerManager(flags: ControllerManagerFlags, defini
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   clearInterval(statusTimer);
-  await events.shutdown();
+  await Promise.race([events.shutdown(), new Promise((resolve) => setTimeout(resolve, EVENTS_FLUSH_TIMEOUT_MS).unref())]);
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections();

@@ -32,6 +32,8 @@ export const JITTER_FACTOR = 1.2;
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
+/** The longest a release on stop may take. */
+const RELEASE_TIMEOUT_MS = 5_000;
 
 export interface LeaderCallbacks {
   /** Became leader: do the work until `signal` aborts (lost leadership or stop). */
@@ -280,7 +282,8 @@ export class LeaderElector {
 
   /** Give the Lease up (holderIdentity ''), if this elector holds it; never throws. */
   async release(): Promise<boolean> {
-    if (!this.isLeader || this.observedResourceVersion === undefined) return true;
+    const resourceVersion = this.observedResourceVersion;
+    if (!this.isLeader || resourceVersion === undefined) return true;
     const now = formatMicroTime(this.now());
     const spec: LeaseSpec = {
       holderIdentity: '',
@@ -290,17 +293,21 @@ export class LeaderElector {
       leaseTransitions: this.observed?.leaseTransitions ?? 0,
     };
     const { namespace, name } = this.config;
-    try {
-      const updated = await this.leases.update(
-        { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace, resourceVersion: this.observedResourceVersion }, spec },
-        { namespace },
-      );
-      this.observe(updated.spec ?? spec, updated.metadata.resourceVersion, this.now());
-      this.config.logger?.info({ lease: this.leaseName() }, 'released leader lease');
-      return true;
-    } catch (e: unknown) {
-      this.config.logger?.error({ err: e, lease: this.leaseName() }, 'failed to release lease');
-      return false;
-    }
+    const attempt = (async (): Promise<boolean> => {
+      try {
+        const updated = await this.leases.update(
+          { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace, resourceVersion }, spec },
+          { namespace },
+        );
+        this.observe(updated.spec ?? spec, updated.metadata.resourceVersion, this.now());
+        this.config.logger?.info({ lease: this.leaseName() }, 'released leader lease');
+        return true;
+      } catch (e: unknown) {
+        this.config.logger?.error({ err: e, lease: this.leaseName() }, 'failed to release lease');
+        return false;
+      }
+    })();
+    // A stopping process must not hang on an API server that is gone too: the Lease then simply expires.
+    return this.withTimeout(attempt, Math.min(this.renewDeadlineMs, RELEASE_TIMEOUT_MS));
   }
 }
