@@ -9,20 +9,22 @@ const FNV32_OFFSET = 0x811c9dc5;
 const FNV32_PRIME = 0x01000193;
 const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
-/** FNV-1 (multiply, then xor) over the UTF-8 bytes of the parts, in order. */
-export function fnv32(...parts: readonly string[]): number {
+const bytesOf = (part: string | Uint8Array): Uint8Array => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part);
+
+/** FNV-1 (multiply, then xor) over the bytes of the parts (strings as UTF-8), in order. */
+export function fnv32(...parts: readonly (string | Uint8Array)[]): number {
   let hash = FNV32_OFFSET;
   for (const part of parts) {
-    for (const byte of Buffer.from(part, 'utf8')) hash = (Math.imul(hash, FNV32_PRIME) ^ byte) >>> 0;
+    for (const byte of bytesOf(part)) hash = (Math.imul(hash, FNV32_PRIME) ^ byte) >>> 0;
   }
   return hash >>> 0;
 }
 
-/** FNV-1a (xor, then multiply) over the UTF-8 bytes of the parts, in order. */
-export function fnv32a(...parts: readonly string[]): number {
+/** FNV-1a (xor, then multiply) over the bytes of the parts (strings as UTF-8), in order. */
+export function fnv32a(...parts: readonly (string | Uint8Array)[]): number {
   let hash = FNV32_OFFSET;
   for (const part of parts) {
-    for (const byte of Buffer.from(part, 'utf8')) hash = Math.imul(hash ^ byte, FNV32_PRIME) >>> 0;
+    for (const byte of bytesOf(part)) hash = Math.imul(hash ^ byte, FNV32_PRIME) >>> 0;
   }
   return hash >>> 0;
 }
