@@ -40,6 +40,7 @@ describe('controller revisions', () => {
   it('makes the patch that replaces the template, and applies it back', () => {
     const patch = templatePatch(owner);
     assert.deepEqual(patch, { spec: { template: { ...owner.spec.template, $patch: 'replace' } } });
+    assert.deepEqual(Object.keys((patch.spec as { template: object }).template), ['$patch', 'metadata', 'spec'], 'keys in Go order');
     const revision = newControllerRevision({ owner, controllerRef: ref, templateLabels: { app: 'web' }, data: patch, revision: 1, collisionCount: 0 });
     assert.deepEqual(revisionTemplate(revision), owner.spec.template);
     const changed = { ...owner, spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } };

@@ -2,7 +2,7 @@
  * ControllerRevisions, the history DaemonSets and StatefulSets keep of their
  * pod templates (upstream's pkg/controller/history): each revision holds a
  * strategic merge patch that puts one template back (`{"spec":{"template":
- * {…,"$patch":"replace"}}}`, which `kubectl rollout undo` applies as it is),
+ * {"$patch":"replace",…}}}`, which `kubectl rollout undo` applies as it is),
  * a revision number, and a name `<owner>-<hash>`.
  *
  * Everything here is pure: it computes revisions and decides which to keep;
@@ -44,7 +44,8 @@ export function hashControllerRevision(revision: { readonly data?: unknown }, co
  */
 export function templatePatch(owner: { readonly spec?: { readonly template?: unknown } | undefined }): Record<string, unknown> {
   const template = isPlainObject(owner.spec?.template) ? deepCopy(owner.spec.template) : {};
-  return { spec: { template: { ...template, $patch: 'replace' } } };
+  // Keys in Go's order, so that the API server serves the bytes kubectl computes (rollout undo compares them).
+  return JSON.parse(goSortedJson({ spec: { template: { ...template, $patch: 'replace' } } })) as Record<string, unknown>;
 }
 
 /** The template a revision restores (its data's spec.template without the directive), or undefined when it holds none. */
