@@ -176,4 +176,20 @@ describe('StatefulSet controller', () => {
     await waitFor(async () => (await getSet(ctx)).status?.readyReplicas === 1, { timeoutMs: 10_000 });
     assert.equal(ctx.events.find((e) => e.reason === 'FailedCreate')?.message, 'create Pod web-0 in StatefulSet web failed error: quota exceeded');
   });
+
+  it('adopts an orphan member pod, leaves a matching non-member alone, and releases an owned pod that is no member', async () => {
+    const ctx = start();
+    const orphan: PodObject = { metadata: { name: 'web-0', namespace: 'ns', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } };
+    const stranger: PodObject = { metadata: { name: 'cache-7', namespace: 'ns', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } };
+    ctx.client.seed(PODS, [orphan, stranger]);
+    const set = await ctx.client.resource<StatefulSetObject>(STATEFUL_SETS).create(newSet({ replicas: 1 }), { namespace: 'ns' });
+    await waitFor(async () => (await ctx.client.resource<PodObject>(PODS).get('web-0', { namespace: 'ns' })).metadata.ownerReferences?.[0]?.uid === set.metadata.uid);
+    assert.equal((await ctx.client.resource<PodObject>(PODS).get('cache-7', { namespace: 'ns' })).metadata.ownerReferences, undefined);
+    const owned: PodObject = {
+      metadata: { name: 'misnamed', namespace: 'ns', labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: set.metadata.uid ?? '', controller: true }] },
+      spec: { containers: [{ name: 'c', image: 'nginx:1' }] },
+    };
+    await ctx.client.resource<PodObject>(PODS).create(owned, { namespace: 'ns' });
+    await waitFor(async () => ((await ctx.client.resource<PodObject>(PODS).get('misnamed', { namespace: 'ns' })).metadata.ownerReferences ?? []).length === 0);
+  });
 });

@@ -13,7 +13,7 @@ import { labelSelectorFromObject } from '../../machinery/selectors/label-selecto
 import { isConflict, isNotFound } from '../../machinery/status.js';
 import type { ControllerContext } from '../context.js';
 import type { ReconcileResult } from '../reconcile-loop.js';
-import { adoptObject, claimObjects, recheckOwner } from '../util/controller-ref.js';
+import { adoptObject, claimObjects, recheckOwner, releaseObject } from '../util/controller-ref.js';
 import { controllerRefOf, newControllerRef } from '../util/pod-control.js';
 import { slowStartBatch } from '../util/slow-start.js';
 import { revisionsBeyondLimit, sortControllerRevisions, type ControllerRevisionObject } from '../history/controller-revision.js';
@@ -48,7 +48,7 @@ export function newStatefulSetSyncer(options: StatefulSetSyncerOptions): Statefu
   const podsClient = ctx.client.resource<PodObject>(PODS);
   const revisionsClient = ctx.client.resource<ControllerRevisionObject>(CONTROLLER_REVISIONS);
 
-  /** Pods the set owns, after adopting matching orphans whose names say they are members. */
+  /** Pods the set owns, after adopting matching orphans whose names say they are members and releasing owned pods that are not. */
   async function claimPods(set: StatefulSetObject): Promise<PodObject[]> {
     const namespace = set.metadata.namespace ?? '';
     const owned = options.pods.byIndex(CONTROLLER_UID_INDEX, set.metadata.uid ?? '');
@@ -61,6 +61,9 @@ export function newStatefulSetSyncer(options: StatefulSetSyncerOptions): Statefu
       canAdopt: recheckOwner(() => setsClient.get(set.metadata.name ?? '', { namespace }), set),
       adoptable: (pod) => isMemberOf(set, pod),
     });
+    // A pod the set owns whose name does not say it is a member is let go, as upstream's claim filter does.
+    const strangers = claimed.filter((pod) => !isMemberOf(set, pod));
+    for (const pod of strangers) await releaseObject(podsClient, pod, set.metadata.uid ?? '');
     return claimed.filter((pod) => isMemberOf(set, pod));
   }
 
