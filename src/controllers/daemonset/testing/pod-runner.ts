@@ -55,6 +55,15 @@ export function startPodRunner(options: PodRunnerOptions): PodRunner {
         phase,
         conditions: ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(condition),
         podIP: '127.244.0.10',
+        containerStatuses: (pod.spec?.containers ?? []).map((c) => ({
+          name: c.name,
+          image: c.image ?? '',
+          imageID: '',
+          ready,
+          restartCount: 0,
+          started: phase === 'Running',
+          state: phase === 'Running' ? { running: { startedAt: now } } : { terminated: { exitCode: phase === 'Failed' ? 1 : 0, reason: phase === 'Failed' ? 'Error' : 'Completed' } },
+        })),
         startTime: pod.status?.startTime ?? now,
       },
     });
