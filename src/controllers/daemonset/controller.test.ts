@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { CONTROLLER_REVISIONS, DAEMON_SETS, NODES, PODS } from '../../client/rest/resources.js';
 import { newTestContext, waitFor, type TestContext } from '../testing/test-context.js';
+import { conflict } from '../../machinery/status.js';
 import { POD_REVISION_LABEL, type ControllerRevisionObject } from '../history/controller-revision.js';
 import { isPodAvailable } from '../util/pod-readiness.js';
 import { startDaemonSetController } from './controller.js';
@@ -208,4 +209,17 @@ describe('DaemonSet controller', () => {
     await waitFor(async () => (await getDs(ctx)).status?.numberAvailable === 1, { timeoutMs: 10_000 });
     assert.ok(ctx.events.some((e) => e.reason === 'FailedCreate'));
   });
+
+  it('writes the status again after a conflict, and retries the sync after another error', async () => {
+    const ctx = await start([worker('a')]);
+    ctx.client.injectError('update', 'daemonsets/status', conflict({ group: 'apps', resource: 'daemonsets' }, 'agent'), 1);
+    await ctx.client.resource<DaemonSetObject>(DAEMON_SETS).create(workersOnly(), { namespace: 'ns' });
+    await waitFor(async () => (await getDs(ctx)).status?.numberAvailable === 1);
+    const statusWrites = ctx.client.actionsOf('update', 'daemonsets/status');
+    assert.ok(statusWrites[0]?.error !== undefined && statusWrites.some((a) => a.error === undefined), 'a conflict, then a successful write');
+    ctx.client.injectError('update', 'daemonsets/status', new Error('etcd timeout'), 1);
+    await ctx.client.resource(NODES).create(worker('b'));
+    await waitFor(async () => (await getDs(ctx)).status?.numberAvailable === 2);
+  });
 });
+

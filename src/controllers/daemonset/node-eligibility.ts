@@ -82,10 +82,17 @@ export function untoleratedTaint(taints: readonly Taint[], tolerations: readonly
   return taints.find((taint) => effects.includes(taint.effect) && !tolerations.some((t) => toleratesTaint(t, taint)));
 }
 
-/** The spec a DaemonSet pod for the node would have: the template's, with the automatic tolerations. */
+/** Specs already computed, per DaemonSet object (objects from the cache never change, so the key is safe). */
+const specs = new WeakMap<DaemonSetObject, PodSpec>();
+
+/** The spec a DaemonSet pod for the node would have: the template's, with the automatic tolerations (shared: do not mutate). */
 export function daemonPodSpec(ds: DaemonSetObject): PodSpec {
-  const spec = deepCopy(ds.spec?.template.spec ?? { containers: [] });
-  addDaemonPodTolerations(spec);
+  let spec = specs.get(ds);
+  if (spec === undefined) {
+    spec = deepCopy(ds.spec?.template.spec ?? { containers: [] });
+    addDaemonPodTolerations(spec);
+    specs.set(ds, spec);
+  }
   return spec;
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { CONTROLLER_REVISIONS, PODS, STATEFUL_SETS } from '../../client/rest/resources.js';
 import { newTestContext, waitFor, type TestContext } from '../testing/test-context.js';
+import { conflict } from '../../machinery/status.js';
 import type { ControllerRevisionObject } from '../history/controller-revision.js';
 import { isPodReady } from '../util/pod-readiness.js';
 import { startPodRunner, type PodRunner } from '../daemonset/testing/pod-runner.js';
@@ -192,4 +193,20 @@ describe('StatefulSet controller', () => {
     await ctx.client.resource<PodObject>(PODS).create(owned, { namespace: 'ns' });
     await waitFor(async () => ((await ctx.client.resource<PodObject>(PODS).get('misnamed', { namespace: 'ns' })).metadata.ownerReferences ?? []).length === 0);
   });
+
+  it('writes the status again after a conflict, and retries the sync after another error', async () => {
+    const ctx = start();
+    ctx.client.injectError('update', 'statefulsets/status', conflict({ group: 'apps', resource: 'statefulsets' }, 'web'), 1);
+    await ctx.client.resource<StatefulSetObject>(STATEFUL_SETS).create(newSet({ replicas: 1 }), { namespace: 'ns' });
+    await waitFor(async () => (await getSet(ctx)).status?.readyReplicas === 1);
+    const statusWrites = ctx.client.actionsOf('update', 'statefulsets/status');
+    assert.ok(statusWrites[0]?.error !== undefined && statusWrites.some((a) => a.error === undefined), 'a conflict, then a successful write');
+    ctx.client.injectError('create', 'controllerrevisions', new Error('etcd timeout'), 1);
+    await ctx.client.resource<StatefulSetObject>(STATEFUL_SETS).patch('web', 'merge', { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } }, { namespace: 'ns' });
+    await waitFor(async () => {
+      const set = await getSet(ctx);
+      return set.status?.observedGeneration === 2 && set.status.currentRevision === set.status.updateRevision && set.status.readyReplicas === 1;
+    }, { timeoutMs: 10_000 });
+  });
 });
+
