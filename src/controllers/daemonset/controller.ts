@@ -69,7 +69,6 @@ export function startDaemonSetController(ctx: ControllerContext, options: Daemon
     },
     onDelete: enqueueAll,
   });
-  ctx.signal.addEventListener('abort', () => backoff.gc(), { once: true });
 }
 
 function watchDaemonSets(informer: SharedIndexInformer<DaemonSetObject>, enqueue: (ds: DaemonSetObject) => void, forget: (ds: DaemonSetObject) => void): void {

@@ -141,6 +141,7 @@ export function newDaemonSetSyncer(options: DaemonSetSyncerOptions): DaemonSetSy
     // Being deleted: its history may already be gone, so its status cannot be trusted; leave it to the garbage collector.
     if (ds.metadata.deletionTimestamp) return;
 
+    backoff.gc();
     const nodes = options.nodes.list();
     const pods = await claimPods(ds);
     const history = await constructHistory({ client: ctx.client, ds, revisions: await claimRevisions(ctx.client, options.revisions, ds), pods });
