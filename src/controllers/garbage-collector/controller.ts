@@ -73,7 +73,13 @@ export function startGarbageCollector(ctx: ControllerContext): GarbageCollectorH
     };
     ctx.informers.informerFor(ref).addEventHandler({
       onAdd: (o) => observe('add', o),
-      onUpdate: (old, o) => observe('update', o, old),
+      onUpdate: (old, o) => {
+        // A relist can fold a delete and a re-create under one name into one update: two objects, two events.
+        if (old.metadata.uid !== o.metadata.uid) {
+          observe('delete', old);
+          observe('add', o);
+        } else observe('update', o, old);
+      },
       onDelete: (o) => observe('delete', o),
     });
   }
