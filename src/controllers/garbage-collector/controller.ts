@@ -50,7 +50,7 @@ export function startGarbageCollector(ctx: ControllerContext): GarbageCollectorH
     mapper: newResourceMapper(),
     absentOwners,
     enqueueDelete: (uid) => enqueueDelete(uid),
-    log: (message, fields) => log.info(fields, message),
+    log: (message, fields) => log.debug(fields, message),
   });
 
   const deleteLoop = startReconcileLoop(ctx, { name: GARBAGE_COLLECTOR_NAME, workers, reconcile: (uid) => collector.attemptToDelete(uid) });
