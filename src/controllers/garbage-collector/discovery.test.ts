@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiVersionOf, garbageCollectedResources, namespacedDeletableResources, newResourceMapper } from './discovery.js';
+import { apiVersionOf, garbageCollectedResources, newResourceMapper } from './discovery.js';
 
 describe('garbage collector discovery', () => {
   it('collects every resource that supports list, watch and delete, except Events', () => {
@@ -13,13 +13,6 @@ describe('garbage collector discovery', () => {
     assert.ok(!names.includes('events.k8s.io/events'));
   });
 
-  it('the namespace controller empties every namespaced deletable resource, Events included', () => {
-    const names = namespacedDeletableResources().map((r) => `${r.group}/${r.resource}`);
-    assert.ok(names.includes('/pods'));
-    assert.ok(names.includes('/events'));
-    assert.ok(!names.includes('/namespaces'));
-    assert.ok(!names.includes('/bindings'));
-  });
 
   it('maps apiVersion and kind to the resource', () => {
     const mapper = newResourceMapper();

@@ -1,7 +1,6 @@
 /**
- * What the garbage collector and the namespace controller learn from
- * discovery: the resources to watch or empty, and which resource an owner
- * reference's apiVersion and kind name. The Client contract has no discovery
+ * What the garbage collector learns from discovery: the resources to watch,
+ * and which resource an owner reference's apiVersion and kind name. The Client contract has no discovery
  * call; the cluster serves exactly the built-in resources (api/resources.ts),
  * so the facts are read from there, as `kubectl api-resources` would list them.
  */
@@ -30,11 +29,6 @@ export function apiVersionOf(ref: { readonly group: string; readonly version: st
 /** Upstream's GetDeletableResources minus the ignored ones: every resource that supports list, watch and delete. */
 export function garbageCollectedResources(resources: readonly ResourceInfo[] = BUILTIN_RESOURCES): ResourceRef[] {
   return resources.filter((r) => hasVerbs(r, ['delete', 'list', 'watch']) && !GC_IGNORED.has(`${r.group}/${r.resource}`)).map(toRef);
-}
-
-/** Every namespaced resource that supports delete (the namespace controller lists and deletes each). */
-export function namespacedDeletableResources(resources: readonly ResourceInfo[] = BUILTIN_RESOURCES): ResourceRef[] {
-  return resources.filter((r) => r.namespaced && hasVerbs(r, ['delete'])).map(toRef);
 }
 
 /** Maps an owner reference's apiVersion and kind to its resource (upstream's REST mapper). */

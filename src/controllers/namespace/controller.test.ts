@@ -6,7 +6,7 @@ import { CONFIG_MAPS, NAMESPACES, PODS, SECRETS } from '../../client/rest/resour
 import type { KubeObject } from '../../machinery/meta.js';
 import { StatusError } from '../../machinery/status.js';
 import { newTestContext, waitFor, type TestContext } from '../testing/test-context.js';
-import { namespacedDeletableResources } from '../garbage-collector/discovery.js';
+import { namespacedDeletableResources } from './discovery.js';
 import type { NamespaceCondition } from './conditions.js';
 import { startNamespaceController } from './controller.js';
 import { NamespaceDeleter, ResourcesRemainingError } from './deleter.js';

@@ -10,7 +10,7 @@ import { objectKey } from '../../client/cache/interfaces.js';
 import { NAMESPACES } from '../../client/rest/resources.js';
 import type { ControllerContext, ControllerDefinition } from '../context.js';
 import { startReconcileLoop, type ReconcileLoop } from '../reconcile-loop.js';
-import { namespacedDeletableResources } from '../garbage-collector/discovery.js';
+import { namespacedDeletableResources } from './discovery.js';
 import { NamespaceDeleter, ResourcesRemainingError } from './deleter.js';
 
 export const NAMESPACE_CONTROLLER_NAME = 'namespace';
