@@ -109,11 +109,12 @@ export class GarbageCollector {
       return;
     }
     if (waiting.length > 0 && node.dependents.size > 0) {
+      let current: KubeObject | undefined = latest;
       if ([...node.dependents].some((d) => d.deletingDependents)) {
         // A dependent that is itself deleting in the foreground could wait on this object forever: unblock first.
-        await this.unblockOwnerReferences(node.identity, latest);
+        current = await this.unblockOwnerReferences(node.identity, latest);
       }
-      await this.deleteObject(node.identity, 'Foreground', latest);
+      if (current !== undefined) await this.deleteObject(node.identity, 'Foreground', current);
       return;
     }
     const finalizers = latest.metadata.finalizers ?? [];
@@ -213,12 +214,12 @@ export class GarbageCollector {
     await this.patchMetadata(resource, identity, latest, { ownerReferences: remaining.length > 0 ? remaining : null });
   }
 
-  /** Set blockOwnerDeletion=false on every reference that blocks (upstream's unblockOwnerReferences). */
-  private async unblockOwnerReferences(identity: ObjectIdentity, latest: KubeObject): Promise<void> {
+  /** Set blockOwnerDeletion=false on every reference that blocks (upstream's unblockOwnerReferences); the object as it is now (undefined: gone). */
+  private async unblockOwnerReferences(identity: ObjectIdentity, latest: KubeObject): Promise<KubeObject | undefined> {
     const refs = latest.metadata.ownerReferences ?? [];
-    if (!refs.some((r) => r.blockOwnerDeletion === true)) return;
+    if (!refs.some((r) => r.blockOwnerDeletion === true)) return latest;
     const unblocked = refs.map((r) => (r.blockOwnerDeletion === true ? { ...r, blockOwnerDeletion: false } : r));
-    await this.patchMetadata(this.resourceOf(identity.apiVersion, identity.kind), identity, latest, { ownerReferences: unblocked });
+    return this.patchMetadata(this.resourceOf(identity.apiVersion, identity.kind), identity, latest, { ownerReferences: unblocked });
   }
 
   private async removeFinalizer(identity: ObjectIdentity, finalizer: string): Promise<void> {
@@ -231,13 +232,14 @@ export class GarbageCollector {
     await this.patchMetadata(resource, identity, latest, { finalizers: rest.length > 0 ? rest : null });
   }
 
-  private async patchMetadata(resource: ResourceRef, identity: ObjectIdentity, latest: KubeObject, metadata: Record<string, unknown>): Promise<void> {
+  /** A merge patch of metadata, conditional on the resourceVersion it was computed from; the patched object (undefined: gone). */
+  private async patchMetadata(resource: ResourceRef, identity: ObjectIdentity, latest: KubeObject, metadata: Record<string, unknown>): Promise<KubeObject | undefined> {
     const body = { metadata: { uid: identity.uid, resourceVersion: latest.metadata.resourceVersion, ...metadata } };
     try {
-      await this.deps.client.resource(resource).patch(identity.name, 'merge', body, resource.namespaced ? { namespace: identity.namespace } : {});
+      return await this.deps.client.resource(resource).patch(identity.name, 'merge', body, resource.namespaced ? { namespace: identity.namespace } : {});
     } catch (e: unknown) {
       // Gone meanwhile: nothing left to change. Anything else (a Conflict) is retried from the new state.
-      if (isNotFound(e)) return;
+      if (isNotFound(e)) return undefined;
       throw e;
     }
   }

@@ -264,6 +264,24 @@ describe('garbage collector workers', () => {
     assert.equal(await exists(client, CONFIG_MAPS, 'custom-child'), true);
   });
 
+  it('a dependent of a foreground owner whose own dependent deletes in the foreground is unblocked, then deleted in the foreground', async () => {
+    const { client, collector, observe } = setup();
+    const [a] = client.seed(CONFIG_MAPS, [object(CONFIG_MAPS, 'a')]);
+    const [b] = client.seed(CONFIG_MAPS, [object(CONFIG_MAPS, 'b', { owners: [ownerRef(CONFIG_MAPS, a!, { blockOwnerDeletion: true })] })]);
+    const [c] = client.seed(CONFIG_MAPS, [object(CONFIG_MAPS, 'c', { owners: [ownerRef(CONFIG_MAPS, b!, { blockOwnerDeletion: true })], finalizers: ['example.com/hold'] })]);
+    const deletingA = await client.resource(CONFIG_MAPS).delete('a', { namespace: 'default', propagationPolicy: 'Foreground' });
+    const deletingC = await client.resource(CONFIG_MAPS).delete('c', { namespace: 'default', propagationPolicy: 'Foreground' });
+    observe(CONFIG_MAPS, deletingA!);
+    observe(CONFIG_MAPS, b!);
+    observe(CONFIG_MAPS, deletingC!);
+    assert.equal(await collector.attemptToDelete(b!.metadata.uid!), undefined);
+    const after = await client.resource(CONFIG_MAPS).get('b', { namespace: 'default' });
+    assert.equal(after.metadata.ownerReferences?.[0]?.blockOwnerDeletion, false);
+    assert.deepEqual(after.metadata.finalizers, ['foregroundDeletion']);
+    assert.notEqual(after.metadata.deletionTimestamp, undefined);
+    assert.notEqual(c, undefined);
+  });
+
   it('orphaning fails as a whole when a dependent cannot be patched, and keeps the finalizer', async () => {
     const { client, graph, collector, observe } = setup();
     const [rs] = client.seed(REPLICA_SETS, [object(REPLICA_SETS, 'web', { finalizers: ['orphan'] })]);

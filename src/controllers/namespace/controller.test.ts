@@ -199,6 +199,19 @@ describe('NamespaceDeleter', () => {
     assert.ok(client.actionsOf('update', 'namespaces/status').some((a) => a.error !== undefined));
   });
 
+  it('marks a terminating namespace whose phase is not Terminating yet, then goes on', async () => {
+    const client = newFakeClient();
+    client.seed(NAMESPACES, [{ ...ns('phased'), spec: { finalizers: ['kubernetes', 'example.com/other'] } }]);
+    await client.resource(NAMESPACES).delete('phased');
+    const current = await client.resource(NAMESPACES).get('phased');
+    await client.resource(NAMESPACES).updateStatus({ ...current, status: { phase: 'Active' } });
+    client.clearActions();
+    await deleterFor(client).delete('phased');
+    const first = client.actionsOf('update', 'namespaces/status')[0]?.body as { status?: { phase?: string } } | undefined;
+    assert.equal(first?.status?.phase, 'Terminating');
+    assert.equal(((await client.resource(NAMESPACES).get('phased')).status as { phase?: string }).phase, 'Terminating');
+  });
+
   it('a failed finalize is an error to retry', async () => {
     const client = newFakeClient();
     client.seed(NAMESPACES, [ns('stubborn')]);
