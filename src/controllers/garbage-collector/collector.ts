@@ -11,8 +11,8 @@
  * with a Conflict, and the retry starts from the new state.
  */
 import type { Client, ResourceRef } from '../../client/rest/interface.js';
-import type { KubeObject, OwnerReference } from '../../machinery/meta.js';
-import { isNotFound } from '../../machinery/status.js';
+import { jsonEqual, type KubeObject, type OwnerReference } from '../../machinery/meta.js';
+import { isConflict, isNotFound } from '../../machinery/status.js';
 import type { ReconcileResult } from '../reconcile-loop.js';
 import type { AbsentOwnerCache } from './absent-owner-cache.js';
 import { identityOfOwnerRef, type ObjectIdentity } from './identity.js';
@@ -183,16 +183,39 @@ export class GarbageCollector {
     }
   }
 
+  /**
+   * Delete at the resourceVersion the decision was taken on. When that
+   * version is stale but the owner references are as they were (a status
+   * update came in between), the decision still holds: delete once more at
+   * the live version, as upstream's deleteObject does.
+   */
   private async deleteObject(identity: ObjectIdentity, policy: Policy, latest: KubeObject): Promise<void> {
     const resource = this.resourceOf(identity.apiVersion, identity.kind);
-    const resourceVersion = latest.metadata.resourceVersion;
-    this.deps.log?.('deleting object', { kind: identity.kind, namespace: identity.namespace, name: identity.name, propagationPolicy: policy });
-    try {
-      await this.deps.client.resource(resource).delete(identity.name, {
-        ...(resource.namespaced ? { namespace: identity.namespace } : {}),
+    const client = this.deps.client.resource(resource);
+    const namespace = resource.namespaced ? { namespace: identity.namespace } : {};
+    const attempt = async (resourceVersion: string | undefined): Promise<void> => {
+      await client.delete(identity.name, {
+        ...namespace,
         propagationPolicy: policy,
         preconditions: { uid: identity.uid, ...(resourceVersion !== undefined ? { resourceVersion } : {}) },
       });
+    };
+    this.deps.log?.('deleting object', { kind: identity.kind, namespace: identity.namespace, name: identity.name, propagationPolicy: policy });
+    const resourceVersion = latest.metadata.resourceVersion;
+    try {
+      try {
+        await attempt(resourceVersion);
+      } catch (e: unknown) {
+        if (!isConflict(e) || resourceVersion === undefined) throw e;
+        const live = await this.get(resource, identity.name, identity.namespace);
+        if (live === undefined) return;
+        const unchanged =
+          live.metadata.uid === identity.uid &&
+          live.metadata.resourceVersion !== resourceVersion &&
+          jsonEqual(live.metadata.ownerReferences ?? [], latest.metadata.ownerReferences ?? []);
+        if (!unchanged) throw e;
+        await attempt(live.metadata.resourceVersion);
+      }
     } catch (e: unknown) {
       if (isNotFound(e)) return;
       throw e;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { newFakeClient, type FakeClient } from '../../client/testing/fake-client.js';
-import type { ResourceRef } from '../../client/rest/interface.js';
+import type { Client, ResourceClient, ResourceRef } from '../../client/rest/interface.js';
 import { builtinResource, CONFIG_MAPS, DEPLOYMENTS, NODES, PODS, REPLICA_SETS, SECRETS } from '../../client/rest/resources.js';
 import type { KubeObject, OwnerReference } from '../../machinery/meta.js';
 import { StatusError } from '../../machinery/status.js';
@@ -280,6 +280,41 @@ describe('garbage collector workers', () => {
     assert.deepEqual(after.metadata.finalizers, ['foregroundDeletion']);
     assert.notEqual(after.metadata.deletionTimestamp, undefined);
     assert.notEqual(c, undefined);
+  });
+
+  it('a delete whose resourceVersion went stale is tried again at the live one when the owner references are unchanged, not otherwise', async () => {
+    const base = newFakeClient();
+    // A client whose first delete of each object races with another write to it.
+    const bumped = new Set<string>();
+    let change: (o: KubeObject) => KubeObject = (o) => ({ ...o, metadata: { ...o.metadata, labels: { touched: 'yes' } } });
+    const racing: Client = {
+      resource: <T extends KubeObject>(ref: ResourceRef): ResourceClient<T> => {
+        const inner = base.resource<T>(ref);
+        const wrapped = Object.create(inner) as ResourceClient<T>;
+        wrapped.delete = async (name, options) => {
+          if (!bumped.has(name)) {
+            bumped.add(name);
+            const current = await inner.get(name, options?.namespace !== undefined ? { namespace: options.namespace } : {});
+            await inner.update(change(current) as T);
+          }
+          return inner.delete(name, options);
+        };
+        return wrapped;
+      },
+    };
+    const absentOwners = new AbsentOwnerCache();
+    const graph = new DependencyGraph({ attemptToDelete: () => {}, attemptToOrphan: () => {}, invalidNamespaceOwnerRef: () => {} }, absentOwners);
+    const collector = new GarbageCollector({ client: racing, graph, mapper: newResourceMapper(), absentOwners, enqueueDelete: () => {} });
+    const ghost: OwnerReference = { apiVersion: 'v1', kind: 'Secret', name: 'ghost', uid: 'ghost-uid' };
+    const [status, adopted] = base.seed(CONFIG_MAPS, [object(CONFIG_MAPS, 'status-race', { owners: [ghost] }), object(CONFIG_MAPS, 'adopted', { owners: [ghost] })]);
+    for (const o of [status!, adopted!]) graph.observe('add', { apiVersion: 'v1', kind: 'ConfigMap', name: o.metadata.name!, uid: o.metadata.uid!, namespace: 'default' }, o.metadata);
+    await collector.attemptToDelete(status!.metadata.uid!);
+    assert.equal(await exists(base, CONFIG_MAPS, 'status-race'), false);
+    // Another writer gives the object a live owner meanwhile: the stale decision is not applied.
+    const [keeper] = base.seed(SECRETS, [object(SECRETS, 'keeper')]);
+    change = (o) => ({ ...o, metadata: { ...o.metadata, ownerReferences: [...(o.metadata.ownerReferences ?? []), ownerRef(SECRETS, keeper!)] } });
+    await assert.rejects(collector.attemptToDelete(adopted!.metadata.uid!), (e: unknown) => (e as { code?: number }).code === 409);
+    assert.equal(await exists(base, CONFIG_MAPS, 'adopted'), true);
   });
 
   it('orphaning fails as a whole when a dependent cannot be patched, and keeps the finalizer', async () => {
