@@ -5,9 +5,16 @@
  */
 import type { ControllerDefinition } from './context.js';
 import { daemonSetController } from './daemonset/controller.js';
+import { garbageCollectorController } from './garbage-collector/controller.js';
+import { namespaceController } from './namespace/controller.js';
 import { statefulSetController } from './statefulset/controller.js';
 
-export const CONTROLLERS: readonly ControllerDefinition[] = [daemonSetController, statefulSetController];
+export const CONTROLLERS: readonly ControllerDefinition[] = [
+  daemonSetController,
+  garbageCollectorController,
+  namespaceController,
+  statefulSetController,
+];
 
 /** The names of the definitions, sorted (for messages and help). */
 export function controllerNames(definitions: readonly ControllerDefinition[] = CONTROLLERS): string[] {
