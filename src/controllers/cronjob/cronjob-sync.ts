@@ -167,17 +167,26 @@ export function newCronJobSyncer(deps: CronJobSyncerDeps): (key: string) => Prom
               removeFromActive(ref.uid);
             }
           }
+          let created: JobObject;
           try {
-            const created = await jobsClient.create(jobFromTemplate(cronJob, mostRecent), { namespace });
+            created = await jobsClient.create(jobFromTemplate(cronJob, mostRecent), { namespace });
             deps.recorder.event(cronJob, 'Normal', 'SuccessfulCreate', `Created job ${created.metadata.name ?? ''}`);
-            active().push(refOf(created));
-            status.lastScheduleTime = formatTime(new Date(mostRecent));
           } catch (e: unknown) {
-            if (!isAlreadyExists(e)) deps.recorder.event(cronJob, 'Warning', 'FailedCreate', `Error creating job: ${e instanceof Error ? e.message : String(e)}`);
-            // Already there: created by an earlier sync whose status write did not land; the Job's watch event brings us back.
-            await writeStatus();
-            throw e;
+            if (!isAlreadyExists(e)) {
+              deps.recorder.event(cronJob, 'Warning', 'FailedCreate', `Error creating job: ${e instanceof Error ? e.message : String(e)}`);
+              await writeStatus();
+              throw e;
+            }
+            // Created by an earlier sync whose status write did not land (a conflict, a crash): take it as this run's
+            // Job when it is ours, rather than retrying the create for ever as upstream does.
+            created = await jobsClient.get(jobName, { namespace });
+            if (!(created.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.uid === cronJob.metadata.uid)) {
+              await writeStatus();
+              throw e;
+            }
           }
+          if (!inActive(created.metadata.uid)) active().push(refOf(created));
+          status.lastScheduleTime = formatTime(new Date(mostRecent));
         }
       }
       requeueAfterMs = nextScheduleDelayMs(cronJob, nowMs, schedule);
