@@ -194,6 +194,8 @@ export function newJobSyncer(deps: JobSyncerDeps): (key: string) => Promise<Reco
     const original = deepCopy(job.status ?? {});
     const status: JobStatus = deepCopy(original);
     let result: ReconcileResult | undefined;
+    /** Events about status changes, recorded once the status is written (a failed write retries and must not repeat them). */
+    const statusEvents: [type: 'Normal' | 'Warning', reason: string, message: string][] = [];
     const requeueAfter = (ms: number): void => {
       if (result?.requeueAfterMs === undefined || ms < result.requeueAfterMs) result = { requeueAfterMs: Math.max(1, ms) };
     };
@@ -263,12 +265,12 @@ export function newJobSyncer(deps: JobSyncerDeps): (key: string) => Promise<Reco
       if (suspended) {
         if (conditionOf(job, 'Suspended') === undefined) {
           setCondition(status, condition('Suspended', 'True', 'JobSuspended', 'Job suspended', nowText));
-          deps.recorder.event(job, 'Normal', 'Suspended', 'Job suspended');
+          statusEvents.push(['Normal', 'Suspended', 'Job suspended']);
         }
       } else {
         if (conditionOf(job, 'Suspended') !== undefined) {
           setCondition(status, condition('Suspended', 'False', 'JobResumed', 'Job resumed', nowText));
-          deps.recorder.event(job, 'Normal', 'Resumed', 'Job resumed');
+          statusEvents.push(['Normal', 'Resumed', 'Job resumed']);
           status.startTime = nowText;
         }
         status.startTime ??= nowText;
@@ -335,13 +337,14 @@ export function newJobSyncer(deps: JobSyncerDeps): (key: string) => Promise<Reco
       if (finish.type === 'SuccessCriteriaMet') {
         setCondition(status, condition('Complete', 'True', finish.reason, finish.message, nowText));
         status.completionTime = nowText;
-        deps.recorder.event(job, 'Normal', 'Completed', 'Job completed');
+        statusEvents.push(['Normal', 'Completed', 'Job completed']);
       } else {
         setCondition(status, condition('Failed', 'True', finish.reason, finish.message, nowText));
-        deps.recorder.event(job, 'Warning', finish.reason, finish.message);
+        statusEvents.push(['Warning', finish.reason, finish.message]);
       }
     }
     await write();
+    for (const [type, reason, message] of statusEvents) deps.recorder.event(job, type, reason, message);
     return result;
   };
 }
