@@ -187,6 +187,18 @@ describe('job controller', () => {
     assert.match(failed?.message ?? '', /^Container main for pod default\/pfp-[a-z0-9]{5} failed with exit code 42 matching FailJob rule at index 1$/);
   });
 
+  it('lets go of the pods of a deleted Job, so that their deletion finishes', async () => {
+    t = newTestContext();
+    await start();
+    await jobs().create(newJob('gone'));
+    await waitFor(async () => (await running('gone')).length === 1);
+    const [pod] = await running('gone');
+    await jobs().delete('gone', { namespace: 'default' });
+    // What the garbage collector does next: delete the dependent.
+    await podsApi().delete(pod!.metadata.name!, { namespace: 'default' });
+    await waitFor(async () => (await podsOf('gone')).length === 0);
+  });
+
   it('records FailedCreate and retries when a pod create fails', async () => {
     t = newTestContext();
     t.client.injectError('create', 'pods', new StatusError({ code: 500, reason: 'InternalError', message: 'boom' }));

@@ -12,7 +12,7 @@
  * backoff, and handle suspend/resume.
  */
 import type { JobCondition, JobStatus } from 'kubernetes-types/batch/v1.js';
-import { CONTROLLER_UID_INDEX, type Indexer } from '../../client/cache/interfaces.js';
+import { CONTROLLER_UID_INDEX, NAMESPACE_INDEX, splitObjectKey, type Indexer } from '../../client/cache/interfaces.js';
 import type { EventRecorder } from '../../client/record/interface.js';
 import type { Client } from '../../client/rest/interface.js';
 import { JOBS, PODS } from '../../client/rest/resources.js';
@@ -174,6 +174,10 @@ export function newJobSyncer(deps: JobSyncerDeps): (key: string) => Promise<Reco
     if (cached === undefined) {
       deps.expectations.forget(key);
       backoffs.delete(key);
+      // Its pods keep the tracking finalizer: let go of them, or the garbage collector's deletes would never finish.
+      const { namespace, name } = splitObjectKey(key);
+      const orphans = deps.pods.byIndex(NAMESPACE_INDEX, namespace).filter((pod) => hasTrackingFinalizer(pod) && controllerJobName(pod) === name);
+      for (const pod of orphans) await removeFinalizer(pod);
       return;
     }
     const job = deepCopy(cached);
@@ -347,6 +351,12 @@ export function newJobSyncer(deps: JobSyncerDeps): (key: string) => Promise<Reco
     for (const [type, reason, message] of statusEvents) deps.recorder.event(job, type, reason, message);
     return result;
   };
+}
+
+/** The name of the Job that controls a pod, if any. */
+function controllerJobName(pod: PodObject): string | undefined {
+  const ref = (pod.metadata.ownerReferences ?? []).find((r) => r.controller === true);
+  return ref !== undefined && ref.kind === 'Job' && ref.apiVersion.startsWith('batch/') ? ref.name : undefined;
 }
 
 /** Status with empty uncounted lists dropped, as Go's omitempty writes it. */
