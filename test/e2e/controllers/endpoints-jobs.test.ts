@@ -1,8 +1,8 @@
 /**
- * The endpoints, EndpointSlice, service account and job controllers end to
- * end: `k8ts server` (API server + controller manager), real kubectl, and an
- * in-test helper that plays kubelet by writing pods' status (podIP, phase,
- * Ready) through the status subresource.
+ * The endpoints, EndpointSlice, service account, job and cronjob controllers
+ * end to end: `k8ts server` (API server + controller manager), real kubectl,
+ * and an in-test helper that plays kubelet by writing pods' status (podIP,
+ * phase, Ready) through the status subresource.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { newHttpClient, type HttpClient } from '../../../src/client/rest/http-client.js';
 import type { WatchEvent } from '../../../src/client/rest/interface.js';
 import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js';
-import { ENDPOINT_SLICES, PODS } from '../../../src/client/rest/resources.js';
+import { CRON_JOBS, ENDPOINT_SLICES, PODS } from '../../../src/client/rest/resources.js';
 import { waitFor } from '../../../src/client/testing/wait-for.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
 import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
@@ -189,5 +189,47 @@ spec:
     assert.match(described, /Completed\s+\S+\s+job-controller\s+Job completed\n/);
     const podNames = (await kubectl.ok('get', 'pods', '-l', 'batch.kubernetes.io/job-name=pi', '-o', 'jsonpath={.items[*].metadata.finalizers}')).trim();
     assert.equal(podNames, '', 'every tracking finalizer removed');
+  });
+  it('a CronJob starts the Job of its most recent schedule time', async () => {
+    const manifest = `
+apiVersion: batch/v1
+kind: CronJob
+metadata: { name: tick, namespace: default }
+spec:
+  schedule: "* * * * *"
+  suspend: true
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{ name: main, image: busybox }]
+`;
+    await withStdin(kubectl, kubeconfig, manifest).ok('apply', '-f', '-');
+    // Not to wait for the next minute: say the last run was two minutes ago, then resume; the run of the last minute is due now.
+    const cronJobs = admin.resource<KubeObject>(CRON_JOBS);
+    const lastMinute = Math.floor(Date.now() / 60_000) * 60_000;
+    for (;;) {
+      const cj = await cronJobs.get('tick', { namespace: 'default' });
+      try {
+        await cronJobs.updateStatus({ ...cj, status: { lastScheduleTime: new Date(lastMinute - 120_000).toISOString().replace('.000Z', 'Z') } }, { namespace: 'default' });
+        break;
+      } catch (e: unknown) {
+        if ((e as { code?: number }).code !== 409) throw e;
+      }
+    }
+    await kubectl.ok('patch', 'cronjob', 'tick', '--type=merge', '-p', '{"spec":{"suspend":false}}');
+    await waitFor(async () => (await kubectl.ok('get', 'cronjob', 'tick', '-o', 'jsonpath={.status.active[*].name}')).trim() !== '', {
+      ...WAIT,
+      description: 'the CronJob starts a Job',
+    });
+    const jobName = (await kubectl.ok('get', 'cronjob', 'tick', '-o', 'jsonpath={.status.active[0].name}')).trim();
+    assert.match(jobName, /^tick-\d+$/);
+    const scheduled = Number(jobName.slice('tick-'.length)) * 60_000;
+    assert.ok(scheduled >= lastMinute, 'the most recent schedule time');
+    const annotation = (await kubectl.ok('get', 'job', jobName, '-o', 'jsonpath={.metadata.annotations.batch\\.kubernetes\\.io/cronjob-scheduled-timestamp}')).trim();
+    assert.equal(Date.parse(annotation), scheduled);
+    assert.match(await kubectl.ok('describe', 'cronjob', 'tick'), new RegExp(`SuccessfulCreate\\s+\\S+\\s+cronjob-controller\\s+Created job ${jobName}`));
+    await kubectl.ok('patch', 'cronjob', 'tick', '--type=merge', '-p', '{"spec":{"suspend":true}}');
   });
 });
