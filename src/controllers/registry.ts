@@ -4,8 +4,13 @@
  * (`src/controllers/<name>/controller.ts`); the list is assembled here.
  */
 import type { ControllerDefinition } from './context.js';
+import { cronJobController } from './cronjob/controller.js';
+import { endpointsController } from './endpoints/controller.js';
+import { endpointSliceController } from './endpointslice/controller.js';
+import { jobController } from './job/controller.js';
+import { serviceAccountController } from './serviceaccount/controller.js';
 
-export const CONTROLLERS: readonly ControllerDefinition[] = [];
+export const CONTROLLERS: readonly ControllerDefinition[] = [endpointsController, endpointSliceController, serviceAccountController, jobController, cronJobController];
 
 /** The names of the definitions, sorted (for messages and help). */
 export function controllerNames(definitions: readonly ControllerDefinition[] = CONTROLLERS): string[] {
