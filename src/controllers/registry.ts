@@ -4,15 +4,25 @@
  * (`src/controllers/<name>/controller.ts`); the list is assembled here.
  */
 import type { ControllerDefinition } from './context.js';
+import { cronJobController } from './cronjob/controller.js';
 import { daemonSetController } from './daemonset/controller.js';
+import { endpointsController } from './endpoints/controller.js';
+import { endpointSliceController } from './endpointslice/controller.js';
 import { garbageCollectorController } from './garbage-collector/controller.js';
+import { jobController } from './job/controller.js';
 import { namespaceController } from './namespace/controller.js';
+import { serviceAccountController } from './serviceaccount/controller.js';
 import { statefulSetController } from './statefulset/controller.js';
 
 export const CONTROLLERS: readonly ControllerDefinition[] = [
+  cronJobController,
   daemonSetController,
+  endpointsController,
+  endpointSliceController,
   garbageCollectorController,
+  jobController,
   namespaceController,
+  serviceAccountController,
   statefulSetController,
 ];
 
