@@ -69,20 +69,15 @@ export function withControllerTaints(taints: readonly Taint[] | undefined, wante
 }
 
 /** Name of the pods index by spec.nodeName that both node controllers use. */
-export const POD_NODE_NAME_INDEX = 'spec.nodeName';
+export const POD_NODE_NAME_INDEX = 'podsByNodeName';
 
-/** Add the pods-by-node index to a (shared) pods informer, once. */
+/** The index function (one module-level function, so controllers sharing the pods informer may each add it). */
+export const podNodeNameIndexFunc = (pod: KubeObject): string[] => {
+  const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+  return nodeName === undefined || nodeName === '' ? [] : [nodeName];
+};
+
+/** Add the pods-by-node index to a (shared) pods informer. */
 export function ensurePodNodeNameIndex(informer: SharedIndexInformer): void {
-  try {
-    informer.indexer.byIndex(POD_NODE_NAME_INDEX, '');
-    return;
-  } catch {
-    // not there yet
-  }
-  informer.indexer.addIndexers({
-    [POD_NODE_NAME_INDEX]: (pod) => {
-      const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
-      return nodeName === undefined || nodeName === '' ? [] : [nodeName];
-    },
-  });
+  informer.indexer.addIndexers({ [POD_NODE_NAME_INDEX]: podNodeNameIndexFunc });
 }
