@@ -35,6 +35,13 @@ export function recordNodeStatusChange(recorder: EventRecorder, node: KubeObject
   recorder.event(node, 'Normal', status, `Node ${node.metadata.name ?? ''} status is now: ${status}`);
 }
 
+/**
+ * The mask of IPv6 node ranges: upstream's --node-cidr-mask-size-ipv6 default
+ * (64), unless --node-cidr-mask-size is larger than any IPv4 mask (then it can
+ * only be meant for IPv6).
+ */
+const ipv6MaskSize = (maskSize: number): number => (maskSize > 32 ? maskSize : 64);
+
 export class RangeAllocator {
   private readonly sets: CidrSet[];
   /** What each node holds, so a deleted node's subnets can be released. */
@@ -51,7 +58,7 @@ export class RangeAllocator {
     this.sets = clusterCidrs
       .split(',')
       .filter((c) => c.trim() !== '')
-      .map((c) => new CidrSet(c, maskSize));
+      .map((c) => new CidrSet(c, c.includes(':') ? ipv6MaskSize(maskSize) : maskSize));
     if (this.sets.length === 0) throw new Error('node IPAM needs --cluster-cidr');
   }
 
