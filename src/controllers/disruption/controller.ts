@@ -147,7 +147,13 @@ export class DisruptionController {
 
   private async trySync(budget: BudgetObject): Promise<ReconcileResult | void> {
     const { recorder } = this.deps;
-    const pods = podsOfBudget(this.deps.listers.pods, budget);
+    let pods: PodObject[];
+    try {
+      pods = podsOfBudget(this.deps.listers.pods, budget);
+    } catch (e: unknown) {
+      recorder.event(budget, 'Warning', 'NoPods', `Failed to get pods: ${(e as Error).message}`);
+      throw e;
+    }
     if (pods.length === 0) recorder.event(budget, 'Normal', 'NoPods', 'No matching pods found');
     let expected;
     try {
