@@ -9,11 +9,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { newInformerFactory } from '../../../src/client/cache/informer-factory.js';
 import { Reflector, type ReflectorChange } from '../../../src/client/cache/reflector.js';
 import { newHttpClient, type HttpClient } from '../../../src/client/rest/http-client.js';
 import type { WatchEvent } from '../../../src/client/rest/interface.js';
 import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js';
-import { listerWatcherFor } from '../../../src/client/rest/lister-watcher.js';
+import { listerWatcherFor } from '../../../src/client/cache/resource-lister-watcher.js';
 import { CONFIG_MAPS, DEPLOYMENTS, PODS } from '../../../src/client/rest/resources.js';
 import { defaultUserAgent } from '../../../src/client/rest/rest-config.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
@@ -284,6 +285,39 @@ describe('REST client against k8ts apiserver', () => {
       assert.deepEqual(errors, []);
     } finally {
       reflector.stop();
+    }
+  });
+
+  it('feeds an informer factory: synced cache and ordered handler calls', async () => {
+    const cms = client.resource<ConfigMap>(CONFIG_MAPS);
+    await cms.create(configMap('informed-0', { suite: 'informer' }));
+    const factory = newInformerFactory(client);
+    const informer = factory.informerFor<ConfigMap>(CONFIG_MAPS, { namespace: NS, labelSelector: 'suite=informer' });
+    const calls: string[] = [];
+    let wake: (() => void) | undefined;
+    informer.addEventHandler({
+      onAdd: (o, initial) => void (calls.push(`add ${o.metadata.name} ${initial}`), wake?.()),
+      onUpdate: (_old, o) => void (calls.push(`update ${o.metadata.name} ${o.data?.['v'] ?? ''}`), wake?.()),
+      onDelete: (o) => void (calls.push(`delete ${o.metadata.name}`), wake?.()),
+    });
+    factory.start();
+    try {
+      await factory.waitForCacheSync(AbortSignal.timeout(15_000));
+      assert.deepEqual(informer.indexer.list().map((o) => o.metadata.name), ['informed-0']);
+      const created = await cms.create(configMap('informed-1', { suite: 'informer' }));
+      await cms.update({ ...created, data: { v: '2' } });
+      await cms.delete('informed-0', { namespace: NS });
+      const deadline = Date.now() + 15_000;
+      while (calls.length < 4 && Date.now() < deadline) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 200);
+        });
+      }
+      assert.deepEqual(calls, ['add informed-0 true', 'add informed-1 false', 'update informed-1 2', 'delete informed-0']);
+      assert.deepEqual(informer.indexer.list().map((o) => o.metadata.name), ['informed-1']);
+    } finally {
+      factory.stop();
     }
   });
 });
