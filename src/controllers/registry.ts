@@ -4,8 +4,12 @@
  * (`src/controllers/<name>/controller.ts`); the list is assembled here.
  */
 import type { ControllerDefinition } from './context.js';
+import { disruptionController } from './disruption/controller.js';
+import { nodeIpamController } from './nodeipam/controller.js';
+import { nodeLifecycleController } from './nodelifecycle/controller.js';
+import { taintEvictionController } from './tainteviction/controller.js';
 
-export const CONTROLLERS: readonly ControllerDefinition[] = [];
+export const CONTROLLERS: readonly ControllerDefinition[] = [disruptionController, nodeIpamController, nodeLifecycleController, taintEvictionController];
 
 /** The names of the definitions, sorted (for messages and help). */
 export function controllerNames(definitions: readonly ControllerDefinition[] = CONTROLLERS): string[] {
