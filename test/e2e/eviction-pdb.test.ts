@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '../../src/client/testing/wait-for.js';
 import { ApiClient } from './testing/api-client.js';
 import { startK8ts, type K8tsProcess } from './testing/k8ts-process.js';
 import { newKubectl, type Kubectl } from './testing/kubectl.js';
@@ -147,5 +148,75 @@ describe('pods/eviction and PodDisruptionBudgets (real API server, kubectl 1.32 
     const status = await budgetStatus('web');
     assert.equal(status.disruptionsAllowed, 0);
     assert.deepEqual(Object.keys(status.disruptedPods ?? {}).sort(), ['web-b', 'web-c']);
+  });
+});
+
+describe('the disruption controller keeps the budget that evictions spend (k8ts apiserver + controller-manager)', { timeout: 120_000 }, () => {
+  let dir: string;
+  let apiserver: K8tsProcess;
+  let manager: K8tsProcess;
+  let api: ApiClient;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'k8ts-disruption-'));
+    apiserver = startK8ts(['apiserver', '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1']);
+    const url = (await apiserver.waitForLine(/^apiserver: serving on /, 60_000)).replace(/^apiserver: serving on /, '').trim();
+    api = new ApiClient(url, join(dir, 'pki'));
+    manager = startK8ts(['controller-manager', '--kubeconfig', join(dir, 'pki', 'controller-manager.kubeconfig'), '--secure-port', '0', '--leader-elect=false', '--controllers=disruption']);
+    await manager.waitForLine(/^controller-manager: serving /, 60_000);
+  });
+
+  after(async () => {
+    await manager?.stop();
+    api?.close();
+    await apiserver?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    api.request(method, path, { ...(body !== undefined ? { body: JSON.stringify(body) } : {}), headers });
+  const ok = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Record<string, unknown>> => {
+    const r = await request(method, path, body, headers);
+    assert.ok(r.status >= 200 && r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
+    return r.json();
+  };
+  const readyPod = async (name: string): Promise<void> => {
+    await ok('POST', PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    await ok('PATCH', `${PODS}/${name}/status`, { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } }, MERGE);
+  };
+  const evict = (name: string) =>
+    request('POST', `${PODS}/${name}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } });
+  /** Wait until the budget's status matches (the controller writes it). */
+  const budgetBecomes = (check: (s: BudgetStatus & { expectedPods?: number }) => boolean): Promise<void> =>
+    waitFor(
+      async () => {
+        const status = (await ok('GET', `${PDBS}/web`)).status as (BudgetStatus & { expectedPods?: number }) | undefined;
+        return status !== undefined && check(status);
+      },
+      { timeoutMs: 20_000, description: "the budget's status" },
+    );
+
+  it('computes the status, lets one eviction through, refuses the next, and allows again when a pod is added', async () => {
+    for (const name of ['a', 'b', 'c']) await readyPod(name);
+    await ok('POST', PDBS, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } });
+    await budgetBecomes((s) => s.observedGeneration === 1 && s.currentHealthy === 3 && s.desiredHealthy === 2 && s.expectedPods === 3 && s.disruptionsAllowed === 1);
+    const status = (await ok('GET', `${PDBS}/web`)).status as { conditions?: { type: string; status: string; reason: string }[] };
+    assert.deepEqual(
+      status.conditions?.map((c) => `${c.type}=${c.status} ${c.reason}`),
+      ['DisruptionAllowed=True SufficientPods'],
+    );
+
+    assert.equal((await evict('a')).status, 201);
+    const refused = await evict('b');
+    assert.equal(refused.status, 429, refused.text);
+    // The controller sees a gone and settles on 2 healthy of 2 desired.
+    await budgetBecomes((s) => s.currentHealthy === 2 && s.expectedPods === 2 && s.disruptionsAllowed === 0 && s.disruptedPods === undefined);
+    const again = await evict('b');
+    assert.equal(again.status, 429);
+    assert.equal((again.json<Status>().details?.causes ?? [])[0]?.message, 'The disruption budget web needs 2 healthy pods and has 2 currently');
+
+    await readyPod('d');
+    await budgetBecomes((s) => s.currentHealthy === 3 && s.disruptionsAllowed === 1);
+    assert.equal((await evict('b')).status, 201);
   });
 });
