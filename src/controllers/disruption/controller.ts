@@ -30,6 +30,7 @@ import { isConflict } from '../../machinery/status.js';
 import type { ControllerContext, ControllerDefinition } from '../context.js';
 import { startReconcileLoop, type ReconcileResult } from '../reconcile-loop.js';
 import { countHealthyPods, disruptedPodMap, disruptionsAllowed, expectedPodCount } from './budget-math.js';
+import { StaleDisruptionCleaner, staleDisruptionIn } from './stale-disruption.js';
 
 export type PodObject = KubeObject & Pod;
 export type BudgetObject = KubeObject & PodDisruptionBudget;
@@ -257,15 +258,24 @@ export const disruptionController: ControllerDefinition = {
       recorder: ctx.events.recorderFor('controllermanager'),
     });
     const loop = startReconcileLoop(ctx, { name: 'disruption', reconcile: (key) => controller.reconcile(key) });
+    const cleaner = new StaleDisruptionCleaner(pods.indexer, ctx.client.resource<PodObject>(PODS));
+    const staleLoop = startReconcileLoop(ctx, { name: 'stale_pod_disruption', workers: 1, reconcile: (key) => cleaner.reconcile(key) });
+    const checkStale = (pod: PodObject): void => {
+      if (staleDisruptionIn(pod, Date.now()) !== undefined) staleLoop.enqueue(objectKey(pod));
+    };
     const enqueueBudget = (budget: BudgetObject): void => loop.enqueue(objectKey(budget));
     const enqueueForPod = (pod: PodObject): void => {
       for (const budget of budgetsOfPod(budgets.indexer, pod)) enqueueBudget(budget);
     };
     budgets.addEventHandler({ onAdd: enqueueBudget, onUpdate: (_old, b) => enqueueBudget(b), onDelete: enqueueBudget });
     pods.addEventHandler({
-      onAdd: enqueueForPod,
+      onAdd: (pod) => {
+        enqueueForPod(pod);
+        checkStale(pod);
+      },
       onUpdate: (old, pod) => {
         enqueueForPod(pod);
+        checkStale(pod);
         if (!jsonEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {})) enqueueForPod(old);
       },
       onDelete: enqueueForPod,
