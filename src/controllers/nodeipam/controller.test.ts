@@ -48,6 +48,15 @@ describe('node IPAM controller', () => {
     assert.equal(await cidrOf('b'), '10.0.1.0/24');
   });
 
+  it('ignores a podCIDR outside the cluster range (not ours to track) and still allocates', async () => {
+    t = newTestContext({ options: { clusterCidr: '10.0.0.0/23', nodeCidrMaskSize: 24 } });
+    t.client.seed(NODES, [node('foreign', '192.168.0.0/24'), node('a')]);
+    await nodeIpamController.start(t.ctx);
+    t.start();
+    await waitFor(async () => (await cidrOf('a')) === '10.0.0.0/24');
+    assert.equal(await cidrOf('foreign'), '192.168.0.0/24');
+  });
+
   it('a failed patch releases the CIDR and records CIDRAssignmentFailed', async () => {
     t = newTestContext({ options: { clusterCidr: '10.0.0.0/24', nodeCidrMaskSize: 24 } });
     const informer = t.ctx.informers.informerFor<NodeObject>(NODES);

@@ -5,7 +5,7 @@ import type { Pod, Taint } from 'kubernetes-types/core/v1.js';
 import type { SharedIndexInformer } from '../../client/cache/interfaces.js';
 import { LEASES, NODES, PODS } from '../../client/rest/resources.js';
 import { formatTime, type KubeObject } from '../../machinery/meta.js';
-import { serviceUnavailable } from '../../machinery/status.js';
+import { notFound, serviceUnavailable } from '../../machinery/status.js';
 import type { ControllerManagerOptions } from '../context.js';
 import { newTestContext, waitFor, type TestContext } from '../testing/test-context.js';
 import { NODE_LEASE_NAMESPACE, NodeLifecycleController, nodeLifecycleController } from './controller.js';
@@ -194,6 +194,29 @@ describe('node lifecycle controller', () => {
       await assert.rejects(controller.monitor(), /try later/);
       await controller.monitor();
       assert.equal((await stored('n1')).status?.conditions?.find((c) => c.type === 'Ready')?.status, 'Unknown');
+    });
+
+    it('a pod deleted while it is being marked unready is skipped; other pod errors fail the pass', async () => {
+      t.client.seed(NODES, [node('n1'), node('n2')]);
+      t.client.seed(LEASES, [lease('n2', T0)]);
+      t.client.seed(PODS, [readyPod('gone', 'n1'), readyPod('kept', 'n1')]);
+      await waitFor(() => nodes.indexer.size === 2 && leases.indexer.size === 1 && pods.indexer.size === 2);
+      await controller.monitor();
+      clock = T0 + 41_000;
+      await renew('n2', clock);
+      t.client.injectError('update', 'pods/status', notFound({ group: '', resource: 'pods' }, 'gone'));
+      await controller.monitor();
+      const unready = t.events.filter((e) => e.object.kind === 'Pod').map((e) => e.object.name);
+      assert.equal(unready.length, 1, 'one pod marked (the other was gone)');
+      await settleAll('n1');
+      t.client.injectError('update', 'pods/status', serviceUnavailable('busy'));
+      await waitFor(() => pods.indexer.list().some((p) => p.status?.conditions?.[0]?.status === 'False'));
+      await assert.rejects(controller.monitor(), /busy/);
+      await controller.monitor();
+      for (const name of ['gone', 'kept']) {
+        const p = await t.client.resource<PodObject>(PODS).get(name, { namespace: 'default' });
+        assert.equal(p.status?.conditions?.[0]?.status, 'False');
+      }
     });
 
     it('records RemovingNode when a node goes away', async () => {
