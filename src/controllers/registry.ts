@@ -4,12 +4,25 @@
  * (`src/controllers/<name>/controller.ts`); the list is assembled here.
  */
 import type { ControllerDefinition } from './context.js';
+import { daemonSetController } from './daemonset/controller.js';
 import { disruptionController } from './disruption/controller.js';
+import { garbageCollectorController } from './garbage-collector/controller.js';
+import { namespaceController } from './namespace/controller.js';
 import { nodeIpamController } from './nodeipam/controller.js';
 import { nodeLifecycleController } from './nodelifecycle/controller.js';
+import { statefulSetController } from './statefulset/controller.js';
 import { taintEvictionController } from './tainteviction/controller.js';
 
-export const CONTROLLERS: readonly ControllerDefinition[] = [disruptionController, nodeIpamController, nodeLifecycleController, taintEvictionController];
+export const CONTROLLERS: readonly ControllerDefinition[] = [
+  daemonSetController,
+  disruptionController,
+  garbageCollectorController,
+  namespaceController,
+  nodeIpamController,
+  nodeLifecycleController,
+  statefulSetController,
+  taintEvictionController,
+];
 
 /** The names of the definitions, sorted (for messages and help). */
 export function controllerNames(definitions: readonly ControllerDefinition[] = CONTROLLERS): string[] {
