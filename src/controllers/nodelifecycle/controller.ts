@@ -23,7 +23,8 @@
  *
  * It is one reconcile key (`monitor`) that reads everything from informers
  * and asks to run again after the monitor period, or sooner when a zone's
- * next token is due.
+ * next token is due; a failed write about one node is logged and tried again
+ * in the next pass.
  */
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { NodeCondition, Pod, PodCondition } from 'kubernetes-types/core/v1.js';
@@ -80,6 +81,12 @@ export interface NodeLifecycleDeps {
   readonly options: NodeLifecycleOptions;
   /** The controller's clock (ms); tests move it. */
   readonly now?: () => number;
+  /**
+   * A write about one node failed: it is skipped and tried again next pass
+   * (as upstream, so that one bad node never slows the monitoring of the
+   * others with a growing backoff).
+   */
+  readonly onError?: (error: unknown, nodeName: string) => void;
 }
 
 interface Observed {
@@ -113,13 +120,12 @@ export class NodeLifecycleController {
     const now = this.now();
     const nodes = this.deps.nodes.list();
     this.trackMembership(nodes);
-    const errors: unknown[] = [];
     const observed: Observed[] = [];
     for (const node of nodes) {
       try {
         observed.push(await this.updateHealth(node, now));
       } catch (e: unknown) {
-        errors.push(e);
+        this.deps.onError?.(e, node.metadata.name ?? '');
       }
     }
     const stopped = this.handleDisruption(observed, now);
@@ -129,10 +135,9 @@ export class NodeLifecycleController {
         await this.writeTaints(node, noExecute.get(node.metadata.name ?? '') ?? new Set(), now);
         await this.markPodsNotReady(node, ready, now);
       } catch (e: unknown) {
-        errors.push(e);
+        this.deps.onError?.(e, node.metadata.name ?? '');
       }
     }
-    if (errors.length > 0) throw new AggregateError(errors, `node lifecycle: ${errors.length} node(s) failed: ${errors.map((e) => (e as Error).message).join('; ')}`);
     return { requeueAfterMs: Math.max(1, Math.min(this.deps.options.nodeMonitorPeriodMs, noExecute.nextTokenMs)) };
   }
 
@@ -338,6 +343,7 @@ export const nodeLifecycleController: ControllerDefinition = {
     const leases = ctx.informers.informerFor<LeaseObject>(LEASES, { namespace: NODE_LEASE_NAMESPACE });
     const pods = ctx.informers.informerFor<PodObject>(PODS);
     ensurePodNodeNameIndex(pods);
+    const log = ctx.logger.child({ controller: 'nodelifecycle' });
     const controller = new NodeLifecycleController({
       nodes: nodes.indexer,
       leases: leases.indexer,
@@ -345,6 +351,7 @@ export const nodeLifecycleController: ControllerDefinition = {
       client: ctx.client,
       recorder: ctx.events.recorderFor('node-controller'),
       options: ctx.options,
+      onError: (err, node) => log.warn({ err, node }, 'node lifecycle: failed to update node; will retry in the next pass'),
     });
     const loop = startReconcileLoop(ctx, { name: 'nodelifecycle', workers: 1, reconcile: () => controller.monitor() });
     nodes.addEventHandler({
