@@ -6,24 +6,32 @@
 import type { ControllerDefinition } from './context.js';
 import { cronJobController } from './cronjob/controller.js';
 import { daemonSetController } from './daemonset/controller.js';
+import { disruptionController } from './disruption/controller.js';
 import { endpointsController } from './endpoints/controller.js';
 import { endpointSliceController } from './endpointslice/controller.js';
 import { garbageCollectorController } from './garbage-collector/controller.js';
 import { jobController } from './job/controller.js';
 import { namespaceController } from './namespace/controller.js';
+import { nodeIpamController } from './nodeipam/controller.js';
+import { nodeLifecycleController } from './nodelifecycle/controller.js';
 import { serviceAccountController } from './serviceaccount/controller.js';
 import { statefulSetController } from './statefulset/controller.js';
+import { taintEvictionController } from './tainteviction/controller.js';
 
 export const CONTROLLERS: readonly ControllerDefinition[] = [
   cronJobController,
   daemonSetController,
+  disruptionController,
   endpointsController,
   endpointSliceController,
   garbageCollectorController,
   jobController,
   namespaceController,
+  nodeIpamController,
+  nodeLifecycleController,
   serviceAccountController,
   statefulSetController,
+  taintEvictionController,
 ];
 
 /** The names of the definitions, sorted (for messages and help). */

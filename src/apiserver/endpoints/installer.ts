@@ -12,7 +12,7 @@ import { handleDelete, handleDeleteCollection } from './delete.js';
 import { handleGet } from './get.js';
 import { handleList } from './list.js';
 import { handlePatch } from './patch.js';
-import type { Target, VerbHandler } from './target.js';
+import type { StoreLookup, Target, VerbHandler } from './target.js';
 import { handleUpdate } from './update.js';
 import { newWatchHandler, type WatchSettings } from './watch.js';
 
@@ -31,6 +31,10 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
     patch: handlePatch,
     delete: handleDelete,
     deletecollection: handleDeleteCollection,
+  };
+  const lookup: StoreLookup = (group, version, resource, subresource) => {
+    const entry = options.registry.lookup(group, version, resource);
+    return subresource === undefined ? entry?.store : entry?.subresources.get(subresource)?.store;
   };
   /**
    * The `bindings` resource is not stored: a POST binds the pod the body names,
@@ -60,7 +64,7 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
     if (info.subresource !== '') {
       const sub = entry.subresources.get(info.subresource);
       if (sub === undefined || info.name === '') throw resourceNotFound();
-      const target: Target = { resource, subresource: sub.info, store: sub.store, namespace, name: info.name };
+      const target: Target = { resource, subresource: sub.info, store: sub.store, namespace, name: info.name, lookup };
       const custom = sub.handlers[info.verb];
       if (custom !== undefined) return custom(ctx, target);
       if (!(sub.info.verbs as readonly string[]).includes(info.verb)) throw methodNotAllowed();

@@ -14,7 +14,15 @@ export interface Target {
   /** '' for cluster-scoped resources and for lists across all namespaces. */
   readonly namespace: string;
   readonly name: string;
+  /**
+   * Another resource's store, or the view of one of its subresources, for a
+   * handler that reads or writes a second resource (pods/eviction reads and
+   * updates PodDisruptionBudgets). Set for subresource handlers.
+   */
+  readonly lookup?: StoreLookup;
 }
+
+export type StoreLookup = (group: string, version: string, resource: string, subresource?: string) => GenericStore | undefined;
 
 /** A handler of one verb of one (sub)resource. */
 export type VerbHandler = (ctx: RequestContext, target: Target) => Promise<void>;
