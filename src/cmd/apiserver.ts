@@ -5,7 +5,8 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseGoDuration } from '../api/protobuf/go-values.js';
 import { startApiServer } from '../apiserver/apiserver.js';
 import { newLogger } from '../machinery/logger.js';
 import { describeStorage, openStorage } from '../storage/open-storage.js';
@@ -23,6 +24,7 @@ interface ApiServerFlags extends StorageFlags {
   clientCaFile?: string;
   serviceClusterIpRange: string;
   serviceNodePortRange: string;
+  etcdCompactionInterval: number;
 }
 
 export function apiserverCommand(): Command {
@@ -35,8 +37,20 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--tls-private-key-file <path>', 'serving key'))
     .addOption(new Option('--client-ca-file <path>', 'CA that signs client certificates (default: <data-dir>/pki/ca.crt)'))
     .addOption(new Option('--service-cluster-ip-range <cidr>', 'the range Service clusterIPs come from').default(DEFAULT_SERVICE_CLUSTER_IP_RANGE))
-    .addOption(new Option('--service-node-port-range <range>', 'the range of ports NodePort and LoadBalancer Services get node ports from').default('30000-32767'));
+    .addOption(new Option('--service-node-port-range <range>', 'the range of ports NodePort and LoadBalancer Services get node ports from').default('30000-32767'))
+    .addOption(
+      new Option('--etcd-compaction-interval <duration>', 'how often the embedded store is compacted (0 disables it)')
+        .default(5 * 60 * 1000, '5m0s')
+        .argParser(parseCompactionInterval),
+    );
   return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
+}
+
+/** A Go duration (`5m0s`, `2s`) in milliseconds, as upstream's flag takes it. */
+function parseCompactionInterval(text: string): number {
+  const ns = parseGoDuration(text);
+  if (ns === undefined || ns < 0) throw new InvalidArgumentError(`invalid duration "${text}"`);
+  return Math.round(ns / 1e6);
 }
 
 async function runApiServer(flags: ApiServerFlags): Promise<void> {
@@ -63,7 +77,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     tls = { cert: readFileSync(pki.servingCert, 'utf8'), key: readFileSync(pki.servingKey, 'utf8'), clientCA: readFileSync(pki.caCert, 'utf8') };
     process.stdout.write(`export KUBECONFIG=${pki.adminKubeconfig}\n`);
   }
-  const config = storageConfigFromFlags(flags);
+  const config = { ...storageConfigFromFlags(flags), compactIntervalMs: flags.etcdCompactionInterval };
   log.info({ store: describeStorage(config) }, 'opening the store');
   const storage = await openStorage(config);
   const server = await startApiServer({

@@ -8,6 +8,8 @@ export interface StorageConfig {
   readonly etcdServers?: readonly string[];
   /** The data directory; the embedded store is `<dataDir>/db/state.db`. */
   readonly dataDir: string;
+  /** `--etcd-compaction-interval` of the embedded store (default 5 minutes; 0 disables it). */
+  readonly compactIntervalMs?: number;
 }
 
 /** A description of where the state lives, for logs and `k8ts store status`. */
@@ -26,5 +28,8 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
   if (config.etcdServers !== undefined && config.etcdServers.length > 0) {
     return newEtcdStorage({ endpoints: [...config.etcdServers] });
   }
-  return openSqliteStorage({ path: sqlitePath(config.dataDir) });
+  return openSqliteStorage({
+    path: sqlitePath(config.dataDir),
+    ...(config.compactIntervalMs === undefined ? {} : { compactIntervalMs: config.compactIntervalMs }),
+  });
 }
