@@ -181,16 +181,22 @@ function selectorOf(d: DeploymentObject): LabelSelector | undefined {
   }
 }
 
+/** Register the controller on ctx and start its workers (the definition's start, with options for tests). */
+export function startDeploymentController(ctx: ControllerContext, options: DeploymentControllerOptions = {}): DeploymentController {
+  let controller: DeploymentController | undefined;
+  // The loop reconciles only after the caches synced, by which time the controller exists.
+  const loop = startReconcileLoop(ctx, {
+    name: DEPLOYMENT_CONTROLLER_NAME,
+    reconcile: async (key) => (controller === undefined ? undefined : controller.sync(key)),
+  });
+  controller = newDeploymentController(ctx, { enqueue: loop.enqueue, enqueueAfter: loop.enqueueAfter }, options);
+  return controller;
+}
+
 export const deploymentController: ControllerDefinition = {
   name: DEPLOYMENT_CONTROLLER_NAME,
   enabledByDefault: true,
   start(ctx) {
-    let controller: DeploymentController | undefined;
-    // The loop reconciles only after the caches synced, by which time the controller exists.
-    const loop = startReconcileLoop(ctx, {
-      name: DEPLOYMENT_CONTROLLER_NAME,
-      reconcile: async (key) => (controller === undefined ? undefined : controller.sync(key)),
-    });
-    controller = newDeploymentController(ctx, { enqueue: loop.enqueue, enqueueAfter: loop.enqueueAfter });
+    startDeploymentController(ctx);
   },
 };

@@ -276,16 +276,22 @@ function isNamespaceTerminating(e: unknown): boolean {
   return e instanceof StatusError && (e.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
 }
 
+/** Register the controller on ctx and start its workers (the definition's start, with options for tests). */
+export function startReplicaSetController(ctx: ControllerContext, options: ReplicaSetControllerOptions = {}): ReplicaSetController {
+  let controller: ReplicaSetController | undefined;
+  // The loop reconciles only after the caches synced, by which time the controller exists.
+  const loop = startReconcileLoop(ctx, {
+    name: REPLICA_SET_CONTROLLER_NAME,
+    reconcile: async (key) => (controller === undefined ? undefined : controller.sync(key)),
+  });
+  controller = newReplicaSetController(ctx, { enqueue: loop.enqueue, enqueueAfter: loop.enqueueAfter }, options);
+  return controller;
+}
+
 export const replicaSetController: ControllerDefinition = {
   name: REPLICA_SET_CONTROLLER_NAME,
   enabledByDefault: true,
   start(ctx) {
-    let controller: ReplicaSetController | undefined;
-    // The loop reconciles only after the caches synced, by which time the controller exists.
-    const loop = startReconcileLoop(ctx, {
-      name: REPLICA_SET_CONTROLLER_NAME,
-      reconcile: async (key) => (controller === undefined ? undefined : controller.sync(key)),
-    });
-    controller = newReplicaSetController(ctx, { enqueue: loop.enqueue, enqueueAfter: loop.enqueueAfter });
+    startReplicaSetController(ctx);
   },
 };
