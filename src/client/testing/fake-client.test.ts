@@ -144,7 +144,7 @@ describe('fake client', () => {
   });
 
   describe('patch', () => {
-    it('applies merge, json and strategic (as merge) patches, and honours a resourceVersion in the patch', async () => {
+    it('applies merge, json and strategic patches, and honours a resourceVersion in the patch', async () => {
       const client = newFakeClient();
       const deployments = client.resource(DEPLOYMENTS);
       const d = await deployments.create({ metadata: { name: 'd', namespace: 'default', labels: { a: '1', b: '2' } }, spec: { replicas: 1, paused: true } });
@@ -162,6 +162,29 @@ describe('fake client', () => {
       const status = await deployments.patch('d', 'merge', { status: { replicas: 2 }, spec: { replicas: 100 } }, { namespace: 'default', subresource: 'status' });
       assert.deepEqual(status.status, { replicas: 2 });
       assert.deepEqual(status.spec, { replicas: 5 });
+    });
+
+    it('merges the common lists of a strategic patch by their merge keys, and reports bad directives', async () => {
+      const client = newFakeClient();
+      const deployments = client.resource(DEPLOYMENTS);
+      await deployments.create({
+        metadata: { name: 'd', namespace: 'default', finalizers: ['a'] },
+        spec: { template: { spec: { containers: [{ name: 'web', image: 'v1', ports: [{ containerPort: 80, name: 'http' }] }, { name: 'side', image: 's1' }] } } },
+      });
+      const patched = await deployments.patch(
+        'd',
+        'strategic',
+        {
+          metadata: { finalizers: ['b'] },
+          spec: { template: { spec: { containers: [{ name: 'web', image: 'v2', ports: [{ containerPort: 443 }] }, { name: 'side', $patch: 'delete' }] } } },
+        },
+        { namespace: 'default' },
+      );
+      assert.deepEqual(patched.metadata.finalizers, ['b', 'a'], 'the patch items first, as upstream orders a merged list');
+      assert.deepEqual((patched.spec as { template: { spec: unknown } }).template.spec, {
+        containers: [{ name: 'web', image: 'v2', ports: [{ containerPort: 443 }, { containerPort: 80, name: 'http' }] }],
+      });
+      await assert.rejects(deployments.patch('d', 'strategic', { spec: { $patch: 'explode' } }, { namespace: 'default' }), (e) => e instanceof StatusError && e.code >= 400 && e.code < 500 && /unknown patch type: explode/.test(e.message));
     });
 
     it('creates the object on an apply patch when it is absent', async () => {

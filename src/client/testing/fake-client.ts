@@ -16,9 +16,10 @@
  *   no finalizer may be added to an object being deleted; an update that
  *   leaves a deleting object without finalizers (and grace) deletes it.
  * - updateStatus: only the status changes.
- * - patch: json (fast-json-patch), merge (RFC 7386); strategic is applied as
- *   a merge patch here (lists are replaced, not merged by key), and apply
- *   (server-side apply) too, creating the object when absent.
+ * - patch: json (fast-json-patch), merge (RFC 7386), strategic (machinery's
+ *   strategic merge patch, with the merge keys of the common lists known by
+ *   field name: strategic-patch-schema.ts); apply (server-side apply) is
+ *   applied as a merge patch in this fake, creating the object when absent.
  * - delete: preconditions (Conflict); propagationPolicy Foreground / Orphan
  *   add the foregroundDeletion / orphan finalizer (Background removes them);
  *   with finalizers the object is only marked (deletionTimestamp) and kept.
@@ -46,6 +47,8 @@ import { randomInt, randomUUID } from 'node:crypto';
 import jsonpatch from 'fast-json-patch';
 import { deepCopy, formatTime, isPlainObject, jsonEqual, type KubeList, type KubeObject } from '../../machinery/meta.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../machinery/selectors/label-selector.js';
+import { strategicMergePatch } from '../../machinery/strategic-merge-patch/apply.js';
+import { StrategicMergePatchError } from '../../machinery/strategic-merge-patch/errors.js';
 import { alreadyExists, badRequest, conflict, forbidden, notFound, StatusError } from '../../machinery/status.js';
 import { objectKey } from '../cache/interfaces.js';
 import type {
@@ -62,6 +65,7 @@ import type {
 } from '../rest/interface.js';
 import { FakeObjectStore, Selection } from './fake-object-store.js';
 import { applyMergePatch } from './merge-patch.js';
+import { FAKE_STRATEGIC_PATCH_SCHEMA } from './strategic-patch-schema.js';
 
 export type FakeVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
 export type FakeWriteVerb = 'create' | 'update' | 'patch' | 'delete';
@@ -271,9 +275,9 @@ export class FakeClient implements Client {
     }
     if (jsonEqual(existing, next)) return existing;
     if (options.dryRun === true) return next;
-    const stored = this.store.commit(ref, 'MODIFIED', next, existing);
-    if (shouldDeleteDuringUpdate(ref, stored)) return this.store.commit(ref, 'DELETED', deepCopy(stored));
-    return stored;
+    // As upstream's store: an update that leaves a deleting object nothing to wait for deletes it (one DELETED event).
+    if (shouldDeleteDuringUpdate(ref, next)) return this.store.commit(ref, 'DELETED', next);
+    return this.store.commit(ref, 'MODIFIED', next, existing);
   }
 
   /** @internal An update of the main resource: the status of an object with a spec stays; the generation follows the spec. */
@@ -587,8 +591,18 @@ function applyPatch(type: PatchType, base: KubeObject, patch: unknown): KubeObje
       throw new StatusError({ code: 422, reason: 'Invalid', message: e instanceof Error ? e.message : String(e) }, { cause: e });
     }
   }
-  // merge, and (in this fake only) strategic and apply as a merge patch.
   if (!isPlainObject(patch)) throw badRequest(`a ${type} patch must be a JSON object`);
+  if (type === 'strategic') {
+    try {
+      const result = strategicMergePatch(base, patch, FAKE_STRATEGIC_PATCH_SCHEMA);
+      if (!isPlainObject(result.metadata)) throw badRequest('the patch removed metadata');
+      return result as KubeObject;
+    } catch (e: unknown) {
+      if (!(e instanceof StrategicMergePatchError)) throw e;
+      throw new StatusError({ code: e.kind === 'BadRequest' ? 400 : 422, reason: e.kind === 'BadRequest' ? 'BadRequest' : 'Invalid', message: e.message }, { cause: e });
+    }
+  }
+  // merge, and (in this fake only) apply as a merge patch.
   const result = applyMergePatch(base, patch);
   if (!isPlainObject(result) || !isPlainObject(result.metadata)) throw badRequest('the patch removed metadata');
   return result as KubeObject;

@@ -14,7 +14,7 @@ import { Reflector, type ReflectorChange } from '../../../src/client/cache/refle
 import { newHttpClient, type HttpClient } from '../../../src/client/rest/http-client.js';
 import type { WatchEvent } from '../../../src/client/rest/interface.js';
 import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js';
-import { listerWatcherFor } from '../../../src/client/rest/lister-watcher.js';
+import { listerWatcherFor } from '../../../src/client/cache/resource-lister-watcher.js';
 import { CONFIG_MAPS, DEPLOYMENTS, PODS } from '../../../src/client/rest/resources.js';
 import { defaultUserAgent } from '../../../src/client/rest/rest-config.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
