@@ -148,7 +148,8 @@ export function newDeploymentController(ctx: ControllerContext, queue: KeyQueue,
   const sync = async (key: string): Promise<ReconcileResult | void> => {
     const cached = dIndexer.get(key);
     if (cached === undefined) return;
-    const d = deepCopy(cached);
+    // List items may come without their kind; Events need it for involvedObject.
+    const d: DeploymentObject = { ...deepCopy(cached), apiVersion: 'apps/v1', kind: 'Deployment' };
     let selector: LabelSelector;
     try {
       selector = labelSelectorFromObject(d.spec?.selector);

@@ -218,7 +218,8 @@ export function newReplicaSetController(ctx: ControllerContext, queue: KeyQueue,
       expectations.delete(key);
       return;
     }
-    const rs = deepCopy(cached);
+    // List items may come without their kind; Events need it for involvedObject.
+    const rs: ReplicaSetObject = { ...deepCopy(cached), apiVersion: 'apps/v1', kind: 'ReplicaSet' };
     const needsSync = expectations.satisfied(key);
     let selector: LabelSelector;
     try {
