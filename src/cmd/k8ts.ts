@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { apiserverCommand } from './apiserver.js';
+import { controllerManagerCommand } from './controller-manager.js';
 import { serverCommand } from './server.js';
 import { storeCommand } from './store.js';
 
@@ -17,6 +18,7 @@ export function newProgram(): Command {
     .configureHelp({ sortSubcommands: false });
   program.addCommand(serverCommand());
   program.addCommand(apiserverCommand());
+  program.addCommand(controllerManagerCommand());
   program.addCommand(storeCommand());
   return program;
 }

@@ -10,8 +10,9 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { durationFlag } from './go-duration.js';
 import { describeStorage } from '../storage/open-storage.js';
-import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP, portIsFree } from './network-defaults.js';
+import { DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP, portIsFree } from './network-defaults.js';
 import { ensureClusterPki } from './pki/cluster-pki.js';
 import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
 import { Supervisor } from './supervisor.js';
@@ -19,7 +20,10 @@ import { Supervisor } from './supervisor.js';
 interface ServerFlags extends StorageFlags {
   securePort: number;
   serviceClusterIpRange: string;
+  clusterCidr: string;
   nodeIp: string;
+  nodeMonitorGracePeriod?: string;
+  controllerManagerArg: string[];
 }
 
 export function serverCommand(): Command {
@@ -27,7 +31,19 @@ export function serverCommand(): Command {
   addStorageFlags(command, '.k8ts')
     .addOption(new Option('--secure-port <port>', 'HTTPS port of the API server (0: pick a free one)').default(6443).argParser(parsePort))
     .addOption(new Option('--service-cluster-ip-range <cidr>', 'the range Service clusterIPs come from').default(DEFAULT_SERVICE_CLUSTER_IP_RANGE))
-    .addOption(new Option('--node-ip <ip>', 'this node\'s address').default(DEFAULT_NODE_IP));
+    .addOption(new Option('--node-ip <ip>', 'this node\'s address').default(DEFAULT_NODE_IP))
+    .addOption(new Option('--cluster-cidr <cidr>', 'the range pod addresses come from (node IPAM gives each node a /24 of it)').default(DEFAULT_CLUSTER_CIDR))
+    .addOption(
+      new Option('--node-monitor-grace-period <duration>', 'passed to the controller manager: a node not heard from this long is Ready=Unknown (default 40s)').argParser((value: string) => {
+        durationFlag(value); // refuse a bad value here, not in a crash loop of the child
+        return value;
+      }),
+    )
+    .addOption(
+      new Option('--controller-manager-arg <arg>', 'pass one more flag to the controller manager, e.g. --controller-manager-arg=--leader-elect-retry-period=1s (repeatable)')
+        .default([] as string[], 'none')
+        .argParser((value: string, previous: string[]) => [...previous, value]),
+    );
   return command.action(async (flags: ServerFlags) => runServer(flags));
 }
 
@@ -107,6 +123,9 @@ async function runServer(flags: ServerFlags): Promise<void> {
   const ready = await Promise.race([waitReady(serverUrl, pki.caCert, () => stopping).then(() => true), stopped.then(() => false)]);
   if (ready) {
     out(`api server: ready at ${serverUrl} (log: ${join(dataDir, 'logs', 'apiserver.log')})`);
+    const controllerManagerPort = await freePort();
+    supervisor.start({ name: 'controller-manager', args: controllerManagerArgs(flags, pki.kubeconfigs.controllerManager, controllerManagerPort) });
+    out(`controller-manager: /healthz and /metrics on http://127.0.0.1:${controllerManagerPort} (log: ${join(dataDir, 'logs', 'controller-manager.log')})`);
     out('');
     out(`export KUBECONFIG=${pki.adminKubeconfig}`);
     out('kubectl get namespaces');
@@ -115,6 +134,21 @@ async function runServer(flags: ServerFlags): Promise<void> {
   out('stopping…');
   await supervisor.stop();
   out('stopped');
+}
+
+/** The controller manager's command line under `k8ts server`: its own identity, the cluster's pod range, and the pass-through flags. */
+export function controllerManagerArgs(flags: Pick<ServerFlags, 'clusterCidr' | 'nodeMonitorGracePeriod' | 'controllerManagerArg'>, kubeconfig: string, port: number): string[] {
+  return [
+    'controller-manager',
+    '--kubeconfig',
+    kubeconfig,
+    '--secure-port',
+    String(port),
+    '--cluster-cidr',
+    flags.clusterCidr,
+    ...(flags.nodeMonitorGracePeriod !== undefined ? ['--node-monitor-grace-period', flags.nodeMonitorGracePeriod] : []),
+    ...flags.controllerManagerArg,
+  ];
 }
 
 /** Poll /readyz until it answers 200 (a condition, not a fixed wait). */

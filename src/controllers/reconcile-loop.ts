@@ -50,7 +50,7 @@ export interface ReconcileLoop {
 }
 
 export function startReconcileLoop(ctx: ControllerContext, options: ReconcileLoopOptions): ReconcileLoop {
-  const queue = options.queue ?? new RateLimitingQueue();
+  const queue = options.queue ?? new RateLimitingQueue({ name: options.name });
   const workers = options.workers ?? ctx.options.concurrentSyncs(options.name);
   const log = ctx.logger.child({ controller: options.name });
   const onAbort = (): void => queue.shutDown();

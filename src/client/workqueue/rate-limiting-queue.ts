@@ -4,10 +4,15 @@
  * timers, and retries delayed by a {@link RateLimiter}.
  */
 import type { WorkQueue } from './interface.js';
+import { queueMetricsFor, type QueueMetrics } from './metrics.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiters.js';
 
 export interface WorkQueueOptions {
   readonly rateLimiter?: RateLimiter;
+  /** The queue's name in metrics (upstream: the controller's name); unnamed queues report none. */
+  readonly name?: string;
+  /** Metrics hooks (default: the process's provider, see metrics.ts, when the queue has a name). */
+  readonly metrics?: QueueMetrics;
 }
 
 export class RateLimitingQueue implements WorkQueue {
@@ -19,10 +24,12 @@ export class RateLimitingQueue implements WorkQueue {
   private readonly delayed = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   private readonly waiters: ((key: string | undefined) => void)[] = [];
   private readonly rateLimiter: RateLimiter;
+  private readonly metrics: QueueMetrics | undefined;
   private shuttingDown = false;
 
   constructor(options: WorkQueueOptions = {}) {
     this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter();
+    this.metrics = options.metrics ?? (options.name !== undefined ? queueMetricsFor(options.name) : undefined);
   }
 
   get length(): number {
@@ -32,11 +39,18 @@ export class RateLimitingQueue implements WorkQueue {
   add(key: string): void {
     if (this.shuttingDown || this.dirty.has(key)) return;
     this.dirty.add(key);
+    this.metrics?.add(key);
     if (this.processing.has(key)) return; // handed out again after done()
+    this.enqueue(key);
+  }
+
+  /** Put a dirty key in line, or hand it to a waiting worker at once. */
+  private enqueue(key: string): void {
     const waiter = this.waiters.shift();
     if (waiter !== undefined) {
       this.dirty.delete(key);
       this.processing.add(key);
+      this.metrics?.get(key);
       waiter(key);
       return;
     }
@@ -64,6 +78,8 @@ export class RateLimitingQueue implements WorkQueue {
   }
 
   addRateLimited(key: string): void {
+    if (this.shuttingDown) return;
+    this.metrics?.retry();
     this.addAfter(key, this.rateLimiter.when(key));
   }
 
@@ -84,6 +100,7 @@ export class RateLimitingQueue implements WorkQueue {
       }
       this.dirty.delete(key);
       this.processing.add(key);
+      this.metrics?.get(key);
       return Promise.resolve(key);
     }
     if (this.shuttingDown) return Promise.resolve(undefined);
@@ -92,8 +109,9 @@ export class RateLimitingQueue implements WorkQueue {
 
   done(key: string): void {
     if (!this.processing.delete(key)) return;
-    // Added again while it was processed: it goes back in line now.
-    if (this.dirty.delete(key)) this.add(key);
+    this.metrics?.done(key);
+    // Added again while it was processed: it goes back in line now (counted as added then).
+    if (this.dirty.has(key) && !this.shuttingDown) this.enqueue(key);
   }
 
   shutDown(): void {

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { InformerFactory } from '../client/cache/interfaces.js';
+import { newFakeClient } from '../client/testing/fake-client.js';
+import { waitFor } from '../client/testing/wait-for.js';
+import { ItemExponentialRateLimiter } from '../client/workqueue/rate-limiters.js';
+import { RateLimitingQueue } from '../client/workqueue/rate-limiting-queue.js';
+import { newLogger } from '../machinery/logger.js';
+import type { ControllerContext } from './context.js';
+import { defaultControllerManagerOptions } from './options.js';
+import { startReconcileLoop, terminalError, type Reconcile } from './reconcile-loop.js';
+
+function context(synced: Promise<void> = Promise.resolve()): { ctx: ControllerContext; abort: AbortController } {
+  const abort = new AbortController();
+  const informers: InformerFactory = {
+    informerFor: () => {
+      throw new Error('not in this test');
+    },
+    start: () => {},
+    waitForCacheSync: () => synced,
+    stop: () => {},
+  };
+  const ctx: ControllerContext = {
+    client: newFakeClient(),
+    informers,
+    events: { recorderFor: () => ({ event: () => {} }) },
+    logger: newLogger('test', { level: 'silent' }),
+    options: defaultControllerManagerOptions(),
+    signal: abort.signal,
+  };
+  return { ctx, abort };
+}
+
+const fastQueue = (): RateLimitingQueue => new RateLimitingQueue({ rateLimiter: new ItemExponentialRateLimiter(1, 4) });
+
+describe('startReconcileLoop', () => {
+  it('reconciles each key and forgets its backoff on success', async () => {
+    const { ctx, abort } = context();
+    const seen: string[] = [];
+    const loop = startReconcileLoop(ctx, { name: 't', workers: 2, reconcile: async (key) => void seen.push(key) });
+    loop.enqueue('a');
+    loop.enqueue('b');
+    await waitFor(() => seen.length === 2);
+    assert.deepEqual(seen.sort(), ['a', 'b']);
+    abort.abort();
+    await loop.stopped;
+  });
+
+  it('retries a failing key with backoff until it succeeds', async () => {
+    const { ctx, abort } = context();
+    let calls = 0;
+    const requeues: number[] = [];
+    const queue = fastQueue();
+    const loop = startReconcileLoop(ctx, {
+      name: 't',
+      workers: 1,
+      queue,
+      reconcile: async (key) => {
+        calls++;
+        requeues.push(queue.numRequeues(key));
+        if (calls < 3) throw new Error('conflict');
+      },
+    });
+    const keepAlive = setInterval(() => {}, 1000);
+    loop.enqueue('a');
+    await waitFor(() => calls === 3);
+    clearInterval(keepAlive);
+    assert.deepEqual(requeues, [0, 1, 2]);
+    await waitFor(() => queue.numRequeues('a') === 0, { description: 'forgotten after the success' });
+    abort.abort();
+    await loop.stopped;
+  });
+
+  it('drops a key after a TerminalError until it is enqueued again', async () => {
+    const { ctx, abort } = context();
+    let calls = 0;
+    const queue = fastQueue();
+    const loop = startReconcileLoop(ctx, {
+      name: 't',
+      workers: 1,
+      queue,
+      reconcile: async () => {
+        calls++;
+        throw terminalError('bad spec', new Error('why'));
+      },
+    });
+    loop.enqueue('a');
+    await waitFor(() => calls === 1);
+    await waitFor(() => queue.length === 0);
+    assert.equal(queue.numRequeues('a'), 0);
+    loop.enqueue('a');
+    await waitFor(() => calls === 2);
+    abort.abort();
+    await loop.stopped;
+  });
+
+  it('re-adds a key after requeueAfterMs', async () => {
+    const { ctx, abort } = context();
+    let calls = 0;
+    const loop = startReconcileLoop(ctx, { name: 't', workers: 1, reconcile: async () => (++calls === 1 ? { requeueAfterMs: 5 } : undefined) });
+    const keepAlive = setInterval(() => {}, 1000);
+    loop.enqueue('a');
+    await waitFor(() => calls === 2);
+    clearInterval(keepAlive);
+    abort.abort();
+    await loop.stopped;
+  });
+
+  it('never reconciles one key in two workers at once', async () => {
+    const { ctx, abort } = context();
+    let running = 0;
+    let maxRunning = 0;
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const reconcile: Reconcile = async () => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      calls++;
+      if (calls === 1) await gate;
+      running--;
+    };
+    const loop = startReconcileLoop(ctx, { name: 't', workers: 4, reconcile });
+    loop.enqueue('a');
+    await waitFor(() => calls === 1);
+    loop.enqueue('a');
+    loop.enqueue('a');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(calls, 1, 'the second add waits for the first reconcile');
+    release();
+    await waitFor(() => calls === 2);
+    assert.equal(maxRunning, 1);
+    abort.abort();
+    await loop.stopped;
+  });
+
+  it('waits for the caches before the first reconcile, and stops without reconciling if they never sync', async () => {
+    let sync!: () => void;
+    const { ctx, abort } = context(new Promise<void>((r) => (sync = r)));
+    const seen: string[] = [];
+    const loop = startReconcileLoop(ctx, { name: 't', workers: 1, reconcile: async (k) => void seen.push(k) });
+    loop.enqueue('a');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(seen.length, 0);
+    sync();
+    await waitFor(() => seen.length === 1);
+    abort.abort();
+    await loop.stopped;
+
+    const never = context(Promise.reject(new Error('aborted')));
+    const other = startReconcileLoop(never.ctx, { name: 't', workers: 1, reconcile: async (k) => void seen.push(k) });
+    other.enqueue('b');
+    await other.stopped;
+    assert.deepEqual(seen, ['a']);
+  });
+
+  it('stops its workers when the signal aborts, even one started after', async () => {
+    const { ctx, abort } = context();
+    abort.abort();
+    const loop = startReconcileLoop(ctx, { name: 't', reconcile: async () => {} });
+    await loop.stopped;
+    loop.enqueue('x'); // ignored after shutdown
+    assert.equal(loop.queue.length, 0);
+  });
+});

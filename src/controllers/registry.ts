@@ -1,0 +1,23 @@
+/**
+ * Every controller `k8ts controller-manager` can run, by upstream's name.
+ * Each controller exports its definition from its own folder
+ * (`src/controllers/<name>/controller.ts`); the list is assembled here.
+ */
+import type { ControllerDefinition } from './context.js';
+
+export const CONTROLLERS: readonly ControllerDefinition[] = [];
+
+/** The names of the definitions, sorted (for messages and help). */
+export function controllerNames(definitions: readonly ControllerDefinition[] = CONTROLLERS): string[] {
+  return definitions.map((d) => d.name).sort();
+}
+
+/** The definition of a name, if any. */
+export function findController(name: string, definitions: readonly ControllerDefinition[] = CONTROLLERS): ControllerDefinition | undefined {
+  return definitions.find((d) => d.name === name);
+}
+
+/** The names of the controllers off unless named in --controllers. */
+export function disabledByDefault(definitions: readonly ControllerDefinition[] = CONTROLLERS): string[] {
+  return definitions.filter((d) => !d.enabledByDefault).map((d) => d.name).sort();
+}
