@@ -4,8 +4,10 @@
  * (`src/controllers/<name>/controller.ts`); the list is assembled here.
  */
 import type { ControllerDefinition } from './context.js';
+import { deploymentController } from './deployment/controller.js';
+import { replicaSetController } from './replicaset/controller.js';
 
-export const CONTROLLERS: readonly ControllerDefinition[] = [];
+export const CONTROLLERS: readonly ControllerDefinition[] = [deploymentController, replicaSetController];
 
 /** The names of the definitions, sorted (for messages and help). */
 export function controllerNames(definitions: readonly ControllerDefinition[] = CONTROLLERS): string[] {
