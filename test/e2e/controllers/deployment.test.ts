@@ -43,6 +43,27 @@ describe('deployments with kubectl 1.32 against k8ts', { timeout: 240_000 }, () 
   const livePods = async (): Promise<PodObject[]> => (await pods()).filter((p) => !p.metadata.deletionTimestamp);
   const replicaSets = async (): Promise<ReplicaSetObject[]> => (await client.resource<ReplicaSetObject>(REPLICA_SETS).list({ namespace: NS, labelSelector: 'app=web' })).items;
   const rolloutStatus = () => kubectl.ok('rollout', 'status', 'deployment/web', '--timeout=90s');
+  /** Watches the pods from now on and checks, at every event, the ready floor and the pod ceiling of a rolling update. */
+  const watchRollingBounds = async (minReady: number, maxPods: number): Promise<{ violations: string[]; events: number; stop(): void }> => {
+    const current = new Map<string, PodObject>();
+    const list = await client.resource<PodObject>(PODS).list({ namespace: NS, labelSelector: 'app=web' });
+    for (const p of list.items) current.set(p.metadata.name ?? '', p);
+    const stream = client.resource<PodObject>(PODS).watch({ namespace: NS, labelSelector: 'app=web', resourceVersion: list.metadata.resourceVersion ?? '' });
+    const result = { violations: [] as string[], events: 0, stop: () => stream.cancel() };
+    void (async () => {
+      for await (const event of stream) {
+        result.events++;
+        const name = event.object.metadata.name ?? '';
+        if (event.type === 'DELETED') current.delete(name);
+        else current.set(name, event.object);
+        const live = [...current.values()].filter((p) => !p.metadata.deletionTimestamp);
+        const ready = live.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+        if (ready < minReady) result.violations.push(`${event.type} ${name}: ${ready} ready < ${minReady}`);
+        if (live.length > maxPods) result.violations.push(`${event.type} ${name}: ${live.length} pods > ${maxPods}`);
+      }
+    })().catch(() => undefined);
+    return result;
+  };
   const images = async (): Promise<string[]> => [...new Set((await livePods()).map((p) => p.spec?.containers[0]?.image ?? ''))];
 
   it('kubectl create deployment: pods are created, bound and ready; rollout status finishes', async () => {
@@ -67,11 +88,27 @@ describe('deployments with kubectl 1.32 against k8ts', { timeout: 240_000 }, () 
     assert.match(events, /ScalingReplicaSet:Scaled down replica set web-[a-z0-9]+ from 5 to 2/);
   });
 
-  it('kubectl set image + rollout status: a rolling update to revision 2', async () => {
-    await kubectl.ok('set', 'image', 'deployment/web', 'nginx=nginx:2');
-    assert.match(await rolloutStatus(), /successfully rolled out/);
-    await waitFor(async () => (await images()).join() === 'nginx:2' && (await livePods()).length === 2, { timeoutMs: 30_000, description: 'all pods on nginx:2' });
+  it('kubectl set image + rollout status: a rolling update to revision 2, never below replicas − maxUnavailable ready pods at any watch event', async () => {
+    await kubectl.ok('scale', 'deployment/web', '--replicas=4');
+    await rolloutStatus();
+    await waitFor(async () => (await livePods()).length === 4, { timeoutMs: 30_000, description: '4 pods' });
+    // 4 replicas, 25%/25%: at least 3 ready, at most 5 pods at every step.
+    const bounds = await watchRollingBounds(3, 5);
+    try {
+      await kubectl.ok('set', 'image', 'deployment/web', 'nginx=nginx:2');
+      assert.match(await rolloutStatus(), /successfully rolled out/);
+      await waitFor(async () => (await images()).join() === 'nginx:2' && (await livePods()).length === 4, { timeoutMs: 30_000, description: 'all pods on nginx:2' });
+    } finally {
+      bounds.stop();
+    }
+    assert.deepEqual(bounds.violations, []);
+    assert.ok(bounds.events > 8, `the check saw the rollout (${bounds.events} events)`);
     assert.equal((await replicaSets()).length, 2);
+    await kubectl.ok('scale', 'deployment/web', '--replicas=2');
+    await rolloutStatus();
+    await waitFor(async () => (await livePods()).length === 2, { timeoutMs: 30_000, description: '2 pods' });
+    const describe = await kubectl.ok('describe', 'deployment', 'web');
+    assert.match(describe, /ScalingReplicaSet\s+.*deployment-controller\s+Scaled up replica set web-[a-z0-9]+ from 0 to 1/);
   });
 
   it('kubectl rollout history lists both revisions; undo rolls back to revision 1 as revision 3', async () => {
