@@ -124,6 +124,28 @@ describe('replicaset controller', () => {
     assert.equal(t.client.actionsOf('delete', 'pods').length, 0);
   });
 
+  it('reacts to pod changes: a relabelled pod is released and replaced, a new matching orphan is adopted instead of a create', async () => {
+    const t = context();
+    t.client.seed(REPLICA_SETS, [replicaSet(2)]);
+    await replicaSetController.start(t.ctx);
+    t.start();
+    await waitFor(async () => (await rsStatus(t.client))?.replicas === 2);
+    const [first] = await podsOf(t.client);
+    await t.client.resource(PODS).patch(first!.metadata.name ?? '', 'merge', { metadata: { labels: { app: 'debug' } } }, { namespace: 'ns' });
+    await waitFor(async () => {
+      const pods = await podsOf(t.client);
+      const released = pods.find((p) => p.metadata.name === first!.metadata.name);
+      return pods.filter((p) => p.metadata.labels?.app === 'web').length === 2 && released?.metadata.ownerReferences?.some((r) => r.controller) !== true;
+    }, { description: 'released and replaced' });
+    assert.equal(t.client.actionsOf('create', 'pods').length, 3);
+    // A matching orphan appears: it is adopted, and the ReplicaSet, now one over, deletes one pod rather than creating any.
+    await t.client.resource(PODS).create(pod('stray', { app: 'web' }));
+    await waitFor(() => t.client.actionsOf('patch', 'pods').some((a) => a.name === 'stray'), { description: 'orphan adopted' });
+    await waitFor(async () => (await podsOf(t.client)).filter((p) => p.metadata.labels?.app === 'web' && !p.metadata.deletionTimestamp).length === 2, { description: 'back to two' });
+    assert.equal(t.client.actionsOf('create', 'pods').length, 4, 'three by the controller, one by the test');
+    assert.equal(t.client.actionsOf('delete', 'pods').length, 1);
+  });
+
   it('a slow watch never makes it create twice: expectations hold further syncs until the creates are seen', async () => {
     // The controller writes to `writes`; its informers watch `seen`, which learns of the pods only when the test says so.
     const writes = newFakeClient();

@@ -123,7 +123,8 @@ export function newReplicaSetController(ctx: ControllerContext, queue: KeyQueue,
         if (rs === undefined) return;
         enqueue(objectKey(rs));
         const minReadySeconds = rs.spec?.minReadySeconds ?? 0;
-        if (!isPodReady(old) && isPodReady(cur) && minReadySeconds > 0) enqueueAfter(objectKey(rs), minReadySeconds * 1000);
+        // A second more, as upstream, so the check never lands a few milliseconds early.
+        if (!isPodReady(old) && isPodReady(cur) && minReadySeconds > 0) enqueueAfter(objectKey(rs), minReadySeconds * 1000 + 1000);
         return;
       }
       if (labelsChanged || refChanged) for (const rs of replicaSetsSelecting(cur)) enqueue(objectKey(rs));
