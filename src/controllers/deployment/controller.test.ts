@@ -159,6 +159,19 @@ describe('deployment controller', () => {
     assert.deepEqual(bounds.violations, []);
   });
 
+  for (const [surge, unavailable, minAvailable, maxTotal] of [[0, 1, 2, 3], [1, 0, 3, 4], ['0%', '50%', 2, 3]] as const) {
+    it(`rolling update with maxSurge ${surge}, maxUnavailable ${unavailable} (3 replicas): ≥ ${minAvailable} available, ≤ ${maxTotal} pods`, async () => {
+      const c = await cluster();
+      c.client.seed(DEPLOYMENTS, [deployment(3, 'nginx:1', { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: surge, maxUnavailable: unavailable } } })]);
+      await waitFor(() => rolledOut(c));
+      const bounds = await watchRollingBounds(c, minAvailable, maxTotal);
+      stops.push(bounds.stop);
+      await setImage(c, 'nginx:2');
+      await waitFor(async () => (await rolledOut(c)) && (await livePods(c)).every((p) => p.spec?.containers[0]?.image === 'nginx:2'), { description: 'rolled out', timeoutMs: 10_000 });
+      assert.deepEqual(bounds.violations, []);
+    });
+  }
+
   it('Recreate: the old pods are all gone before the first new one is created', async () => {
     const c = await cluster();
     c.client.seed(DEPLOYMENTS, [deployment(3, 'nginx:1', { strategy: { type: 'Recreate' } })]);
