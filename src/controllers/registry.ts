@@ -4,10 +4,21 @@
  * (`src/controllers/<name>/controller.ts`); the list is assembled here.
  */
 import type { ControllerDefinition } from './context.js';
+import { daemonSetController } from './daemonset/controller.js';
 import { deploymentController } from './deployment/controller.js';
+import { garbageCollectorController } from './garbage-collector/controller.js';
+import { namespaceController } from './namespace/controller.js';
 import { replicaSetController } from './replicaset/controller.js';
+import { statefulSetController } from './statefulset/controller.js';
 
-export const CONTROLLERS: readonly ControllerDefinition[] = [deploymentController, replicaSetController];
+export const CONTROLLERS: readonly ControllerDefinition[] = [
+  daemonSetController,
+  deploymentController,
+  garbageCollectorController,
+  namespaceController,
+  replicaSetController,
+  statefulSetController,
+];
 
 /** The names of the definitions, sorted (for messages and help). */
 export function controllerNames(definitions: readonly ControllerDefinition[] = CONTROLLERS): string[] {

@@ -25,4 +25,6 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    */
   readonly newStore?: (config: StoreConfig) => GenericStore;
   readonly subresourceHandlers?: Readonly<Record<string, Readonly<Record<string, VerbHandler>>>>;
+  /** The strategy of another subresource that is a view of the object (namespaces' `finalize`); default: the main strategy. */
+  readonly subresourceStrategies?: Readonly<Record<string, Strategy<T>>>;
 }

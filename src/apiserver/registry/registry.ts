@@ -82,7 +82,10 @@ export class Registry {
       const subresources = new Map<string, SubresourceEntry>();
       for (const sub of info.subresources) {
         const handlers = definition.subresourceHandlers?.[sub.name] ?? {};
-        const strategy = sub.name === 'status' ? (definition.statusStrategy ?? statusStrategy(definition.strategy)) : definition.strategy;
+        const strategy =
+          sub.name === 'status'
+            ? (definition.statusStrategy ?? statusStrategy(definition.strategy))
+            : (definition.subresourceStrategies?.[sub.name] ?? definition.strategy);
         subresources.set(sub.name, { info: sub, store: store.withStrategy(strategy), handlers });
       }
       this.entries.set(`${info.group}/${info.version}/${info.resource}`, { info, store, subresources });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { serviceUnavailable } from '../../machinery/status.js';
+import type { KubeObject } from '../../machinery/meta.js';
+import type { Client, ResourceRef } from '../rest/interface.js';
 import { LEASES } from '../rest/resources.js';
 import { newFakeClient, type FakeClient } from '../testing/fake-client.js';
 import { waitFor } from '../testing/wait-for.js';
@@ -192,6 +194,29 @@ describe('LeaderElector', () => {
     await elector.run(AbortSignal.abort());
     assert.deepEqual(c, { started: 0, stopped: 1 });
     assert.equal(client.actionsOf().length, 0);
+  });
+
+  it('stops at once while an attempt hangs on an API server that does not answer', async () => {
+    const fake = newFakeClient();
+    const hanging: Client = {
+      resource: <T extends KubeObject>(ref: ResourceRef) => ({ ...fake.resource<T>(ref), get: () => new Promise<T>(() => {}) }),
+    };
+    let stopped = 0;
+    const elector = new LeaderElector({
+      client: hanging,
+      namespace: 'kube-system',
+      name: 'l',
+      leaseDurationMs: 3_600_000,
+      renewDeadlineMs: 1_800_000,
+      retryPeriodMs: 1000,
+      callbacks: { onStartedLeading: () => {}, onStoppedLeading: () => void stopped++ },
+    });
+    const stop = new AbortController();
+    const run = elector.run(stop.signal);
+    await new Promise((r) => setImmediate(r));
+    stop.abort();
+    await run; // would take half an hour without the abort
+    assert.equal(stopped, 1);
   });
 
   it('refuses timers upstream refuses', () => {

@@ -155,7 +155,8 @@ export class LeaderElector {
     log?.info({ lease: this.leaseName() }, 'attempting to acquire leader lease');
     for (;;) {
       if (signal.aborted) return false;
-      const acquired = await this.tryAcquireOrRenew();
+      // An attempt is bounded (the client may be retrying against an API server that is down) and ends on abort.
+      const acquired = await this.withTimeout(this.tryAcquireOrRenew(), this.renewDeadlineMs, signal);
       this.reportTransition();
       if (acquired) {
         log?.info({ lease: this.leaseName() }, 'successfully acquired lease');
@@ -176,7 +177,7 @@ export class LeaderElector {
         if (signal.aborted) return;
         const left = deadline - this.now();
         if (left <= 0) break;
-        renewed = await this.withTimeout(this.tryAcquireOrRenew(), left);
+        renewed = await this.withTimeout(this.tryAcquireOrRenew(), left, signal);
         if (renewed) break;
         if (!(await sleep(Math.min(this.retryPeriodMs, Math.max(0, deadline - this.now())), signal))) return;
       }
@@ -189,15 +190,20 @@ export class LeaderElector {
     }
   }
 
-  private async withTimeout(attempt: Promise<boolean>, ms: number): Promise<boolean> {
+  /** The attempt's result, or false once `ms` pass or the signal aborts. */
+  private async withTimeout(attempt: Promise<boolean>, ms: number, signal?: AbortSignal): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     const timeout = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), ms);
+      onAbort = () => resolve(false);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
       return await Promise.race([attempt, timeout]);
     } finally {
       clearTimeout(timer);
+      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -254,7 +254,7 @@ export class GenericStore {
       this.strategy.defaults(next);
       this.validateOrThrow(next, [...this.validateMeta(next), ...this.validateMetaUpdate(next, current), ...this.strategy.validateUpdate(next, current)]);
       await options.validateAdmission?.(next, current);
-      if (shouldDeleteDuringUpdate(next)) deleteAfter = next;
+      if (this.shouldDeleteDuringUpdate(next)) deleteAfter = next;
       if (options.dryRun === true) throw new DryRunDone(next);
       delete next.metadata.resourceVersion;
       return this.toStorage(next);
@@ -265,7 +265,7 @@ export class GenericStore {
         // The last finalizer is gone from an object being deleted: finish the deletion.
         const deleted = await this.translate(name, () =>
           this.storage.delete(key, (current) => {
-            if (!shouldDeleteDuringUpdate(current)) throw new StatusError({ code: 409, reason: 'Conflict', message: 'object changed during deletion' });
+            if (!this.shouldDeleteDuringUpdate(current)) throw new StatusError({ code: 409, reason: 'Conflict', message: 'object changed during deletion' });
           }),
         ).catch((e: unknown) => {
           if (e instanceof StatusError && e.code === 404) return result.object;
@@ -322,6 +322,14 @@ export class GenericStore {
       this.storage.delete(key, (latest) => this.checkPreconditions(latest, name, params.preconditions)),
     );
     return { object: this.withTypeMeta(deleted), deleted: true };
+  }
+
+  /**
+   * True when an update leaves the object deleted: it is being deleted and
+   * nothing holds it any more. A kind with more holders (namespaces' spec.finalizers) adds them.
+   */
+  protected shouldDeleteDuringUpdate(object: KubeObject): boolean {
+    return shouldDeleteDuringUpdate(object);
   }
 
   /** Watch from `resourceVersion`; "" or "0" starts with the current state as ADDED events. */
@@ -463,7 +471,7 @@ export class GenericStore {
     }
   }
 
-  private checkPreconditions(object: KubeObject, name: string, preconditions: DeleteParams['preconditions']): void {
+  protected checkPreconditions(object: KubeObject, name: string, preconditions: DeleteParams['preconditions']): void {
     if (preconditions === undefined) return;
     if (preconditions.uid !== undefined && preconditions.uid !== object.metadata.uid) {
       throw conflict(
@@ -481,7 +489,7 @@ export class GenericStore {
     }
   }
 
-  private async translate<T>(name: string, call: () => Promise<T>): Promise<T> {
+  protected async translate<T>(name: string, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (e: unknown) {

@@ -8,6 +8,7 @@ import type { TableConvertor } from '../../../../machinery/table.js';
 import { validateNamespaceName } from '../../../../machinery/validation/names.js';
 import type { ResourceDefinition } from '../../definition.js';
 import { baseStrategy, statusStrategy, type Strategy } from '../../generic/strategy.js';
+import { NamespaceStore } from './store.js';
 import { namespaceTable } from './table.js';
 
 interface NamespaceFields {
@@ -68,4 +69,6 @@ export const namespaceDefinition: ResourceDefinition = {
   strategy: namespaceStrategy,
   statusStrategy: statusStrategy(namespaceStrategy),
   validateName: validateNamespaceName,
+  newStore: (config) => new NamespaceStore(config),
+  subresourceStrategies: { finalize: namespaceFinalizeStrategy },
 };
