@@ -14,7 +14,7 @@ import { waitFor } from '../../../src/client/testing/wait-for.js';
 import { startFakeKubelet, type FakeKubelet } from '../../../src/controllers/deployment/testing/fake-kubelet.js';
 import type { PodObject, ReplicaSetObject } from '../../../src/controllers/util/types.js';
 import { startCluster, type TestCluster } from '../kubectl/cluster.js';
-import { newKubectl, type Kubectl } from '../testing/kubectl.js';
+import { newKubectl, withStdin, type Kubectl } from '../testing/kubectl.js';
 
 const NS = 'default';
 const NODE = 'fake-node';
@@ -30,7 +30,7 @@ describe('deployments with kubectl 1.32 against k8ts', { timeout: 240_000 }, () 
     cluster = await startCluster('deployment');
     client = newHttpClient(restConfigFromKubeconfig(cluster.kubeconfig));
     await client.resource(NODES).create({ apiVersion: 'v1', kind: 'Node', metadata: { name: NODE } });
-    kubelet = startFakeKubelet(client, { namespace: NS, nodeName: NODE, onError: (e) => kubeletErrors.push(e) });
+    kubelet = startFakeKubelet(client, { namespace: NS, nodeName: NODE, ready: (p) => p.spec?.containers[0]?.image !== 'broken', onError: (e) => kubeletErrors.push(e) });
     kubectl = newKubectl('1.32', cluster.kubeconfig);
   });
 
@@ -143,6 +143,30 @@ describe('deployments with kubectl 1.32 against k8ts', { timeout: 240_000 }, () 
     assert.match(await kubectl.ok('rollout', 'resume', 'deployment/web'), /deployment.apps\/web resumed/);
     await rolloutStatus();
     await waitFor(async () => (await images()).join() === 'nginx:3', { timeoutMs: 30_000, description: 'all pods on nginx:3' });
+  });
+
+  it('progressDeadlineSeconds: a rollout whose pods never get ready fails kubectl rollout status with upstream\'s message', async () => {
+    const manifest = JSON.stringify({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'slow', namespace: NS },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'slow' } },
+        template: { metadata: { labels: { app: 'slow' } }, spec: { containers: [{ name: 'main', image: 'nginx:1' }] } },
+      },
+    });
+    await withStdin(kubectl, cluster.kubeconfig, manifest).ok('apply', '-f', '-');
+    await kubectl.ok('rollout', 'status', 'deployment/slow', '--timeout=90s');
+    // A 2 s deadline only for the broken rollout: the first one may take longer on a busy machine.
+    await kubectl.ok('patch', 'deployment/slow', '-p', JSON.stringify({ spec: { progressDeadlineSeconds: 2, template: { spec: { containers: [{ name: 'main', image: 'broken' }] } } } }));
+    // The controller notices the deadline by itself (it requeues the Deployment for it): nothing else changes.
+    const result = await kubectl('rollout', 'status', 'deployment/slow', '--timeout=90s');
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.match(result.stderr, /error: deployment "slow" exceeded its progress deadline/);
+    const reason = await kubectl.ok('get', 'deployment', 'slow', '-o', 'jsonpath={.status.conditions[?(@.type=="Progressing")].reason}/{.status.conditions[?(@.type=="Available")].status}');
+    assert.equal(reason, 'ProgressDeadlineExceeded/True', 'the old pods keep it available');
+    await kubectl.ok('delete', 'deployment', 'slow');
   });
 
   it('a deleted pod is replaced', async () => {
