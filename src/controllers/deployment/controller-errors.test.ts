@@ -7,7 +7,8 @@ import { StatusError } from '../../machinery/status.js';
 import { newFakeClient } from '../../client/testing/fake-client.js';
 import { newTestContext, waitFor, type TestContext } from '../testing/test-context.js';
 import type { DeploymentObject, ReplicaSetObject } from '../util/types.js';
-import { newDeploymentController, type KeyQueue } from './controller.js';
+import type { KeyQueue } from '../util/key-queue.js';
+import { newDeploymentController } from './controller.js';
 import { computeTemplateHash } from './hash.js';
 
 const contexts: TestContext[] = [];

@@ -13,6 +13,7 @@ import { DEPLOYMENTS, PODS, REPLICA_SETS } from '../../client/rest/resources.js'
 import { deepCopy, jsonEqual } from '../../machinery/meta.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../machinery/selectors/label-selector.js';
 import { claimObjects, recheckOwner } from '../util/controller-ref.js';
+import type { KeyQueue } from '../util/key-queue.js';
 import { controllerRefOf, newControllerRef } from '../util/pod-control.js';
 import type { DeploymentObject, PodObject, ReplicaSetObject } from '../util/types.js';
 import { DeploymentRollout, statusEqual } from './rollout.js';
@@ -23,10 +24,6 @@ const DEPLOYMENT_GVK = { apiVersion: 'apps/v1', kind: 'Deployment' } as const;
 /** ReplicaSets without a controller, by namespace: the orphans a Deployment may adopt. */
 const ORPHAN_RS_INDEX = 'deployment:orphansByNamespace';
 
-export interface KeyQueue {
-  enqueue(key: string): void;
-  enqueueAfter(key: string, delayMs: number): void;
-}
 
 export interface DeploymentControllerOptions {
   /** The clock (default: new Date()). */
@@ -201,3 +198,4 @@ export const deploymentController: ControllerDefinition = {
     startDeploymentController(ctx);
   },
 };
+

@@ -6,7 +6,8 @@ import { newFakeClient, type FakeClient } from '../../client/testing/fake-client
 import { StatusError } from '../../machinery/status.js';
 import { newTestContext, waitFor, type TestContext } from '../testing/test-context.js';
 import type { PodObject, ReplicaSetObject } from '../util/types.js';
-import { newReplicaSetController, replicaSetController, type KeyQueue } from './controller.js';
+import type { KeyQueue } from '../util/key-queue.js';
+import { newReplicaSetController, replicaSetController } from './controller.js';
 
 const contexts: TestContext[] = [];
 afterEach(() => {

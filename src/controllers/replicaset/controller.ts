@@ -17,6 +17,7 @@ import { labelSelectorFromObject, type LabelSelector } from '../../machinery/sel
 import { isConflict, isNotFound, StatusError } from '../../machinery/status.js';
 import { claimObjects, recheckOwner } from '../util/controller-ref.js';
 import { UIDTrackingExpectations, type ExpectationsOptions } from '../util/expectations.js';
+import type { KeyQueue } from '../util/key-queue.js';
 import { controllerRefOf, newControllerRef, newPodControl, type PodControl } from '../util/pod-control.js';
 import { podsToDelete } from '../util/pod-ranking.js';
 import { isPodActive, isPodReady, msUntilAvailable } from '../util/pod-readiness.js';
@@ -46,11 +47,6 @@ export interface ReplicaSetController {
 }
 
 /** Registers the informers and handlers; returns the sync function (the loop is started by the definition). */
-/** Where handlers put keys (the reconcile loop, or a test's recorder). */
-export interface KeyQueue {
-  enqueue(key: string): void;
-  enqueueAfter(key: string, delayMs: number): void;
-}
 
 export function newReplicaSetController(ctx: ControllerContext, queue: KeyQueue, options: ReplicaSetControllerOptions = {}): ReplicaSetController {
   const enqueue = (key: string): void => queue.enqueue(key);
@@ -297,3 +293,4 @@ export const replicaSetController: ControllerDefinition = {
     startReplicaSetController(ctx);
   },
 };
+
