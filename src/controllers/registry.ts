@@ -6,6 +6,7 @@
 import type { ControllerDefinition } from './context.js';
 import { cronJobController } from './cronjob/controller.js';
 import { daemonSetController } from './daemonset/controller.js';
+import { deploymentController } from './deployment/controller.js';
 import { disruptionController } from './disruption/controller.js';
 import { endpointsController } from './endpoints/controller.js';
 import { endpointSliceController } from './endpointslice/controller.js';
@@ -14,6 +15,7 @@ import { jobController } from './job/controller.js';
 import { namespaceController } from './namespace/controller.js';
 import { nodeIpamController } from './nodeipam/controller.js';
 import { nodeLifecycleController } from './nodelifecycle/controller.js';
+import { replicaSetController } from './replicaset/controller.js';
 import { serviceAccountController } from './serviceaccount/controller.js';
 import { statefulSetController } from './statefulset/controller.js';
 import { taintEvictionController } from './tainteviction/controller.js';
@@ -21,6 +23,7 @@ import { taintEvictionController } from './tainteviction/controller.js';
 export const CONTROLLERS: readonly ControllerDefinition[] = [
   cronJobController,
   daemonSetController,
+  deploymentController,
   disruptionController,
   endpointsController,
   endpointSliceController,
@@ -29,6 +32,7 @@ export const CONTROLLERS: readonly ControllerDefinition[] = [
   namespaceController,
   nodeIpamController,
   nodeLifecycleController,
+  replicaSetController,
   serviceAccountController,
   statefulSetController,
   taintEvictionController,
