@@ -24,9 +24,9 @@ import {
   restConfigFromKubeconfig,
   splitObjectKey,
   type Client,
+  type KubeObject,
   type SharedIndexInformer,
 } from 'k8ts/client';
-import type { KubeObject } from '../../src/machinery/meta.js';
 
 export const NODE_LABEL = 'example.k8ts.dev/node';
 

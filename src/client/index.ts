@@ -49,3 +49,4 @@ export type { EventRecorder, EventRecorderFactory, EventType } from './record/in
 export { newEventRecorderFactory, type EventRecorderOptions } from './record/event-recorder.js';
 
 export { StatusError, isAlreadyExists, isConflict, isNotFound, isResourceExpired, isTooManyRequests } from '../machinery/status.js';
+export type { KubeList, KubeObject, ObjectMeta, OwnerReference } from '../machinery/meta.js';

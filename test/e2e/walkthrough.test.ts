@@ -90,5 +90,12 @@ describe('README walkthrough', () => {
     assert.match(all, /hello/);
     assert.match(all, /configmaps: 1/);
     assert.match(all, /"message":"hello"/);
+    // The controllers acted on the Deployment: a ReplicaSet, its Pending pods, Events, and a cascading delete.
+    assert.match(all, /deployment\.apps\/web created/);
+    assert.match(all, /deployment\.apps\/web condition met/);
+    assert.match(all, /replicaset\.apps\/web-[a-z0-9]+ +3 +3 +0 /);
+    assert.match(all, /pod\/web-[a-z0-9]+-[a-z0-9]{5} +0\/1 +Pending /);
+    assert.match(all, /SuccessfulDelete +\S+ +replicaset-controller +Deleted pod: web-/);
+    assert.match(all, /deployment\.apps "web" deleted/);
   });
 });

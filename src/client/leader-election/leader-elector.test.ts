@@ -181,6 +181,28 @@ describe('LeaderElector', () => {
     assert.equal(client.actionsOf('update', 'leases').length, 0);
   });
 
+  it('releases a Lease whose resourceVersion moved on since it last looked (a renewal that landed late), and leaves one now held by another', async () => {
+    const client = newFakeClient();
+    const leases = client.resource<LeaseObject>(LEASES);
+    const elector = new LeaderElector({ client, namespace: 'kube-system', name: 'l', identity: 'x', callbacks: { onStartedLeading: () => {}, onStoppedLeading: () => {} } });
+    assert.equal(await elector.tryAcquireOrRenew(), true);
+    const held = await leases.get('l', { namespace: 'kube-system' });
+    await leases.update({ ...held, spec: { ...held.spec, renewTime: formatMicroTime(Date.now() + 1000) } });
+    assert.equal(await elector.release(), true);
+    assert.equal((await leases.get('l', { namespace: 'kube-system' })).spec?.holderIdentity, '');
+
+    assert.equal(await elector.tryAcquireOrRenew(), true);
+    const again = await leases.get('l', { namespace: 'kube-system' });
+    await leases.update({ ...again, spec: { ...again.spec, holderIdentity: 'y' } });
+    assert.equal(await elector.release(), true, 'not ours any more: nothing to release');
+    assert.equal((await leases.get('l', { namespace: 'kube-system' })).spec?.holderIdentity, 'y');
+
+    const third = new LeaderElector({ client, namespace: 'kube-system', name: 'm', identity: 'x', callbacks: { onStartedLeading: () => {}, onStoppedLeading: () => {} } });
+    assert.equal(await third.tryAcquireOrRenew(), true);
+    client.injectError('update', 'leases', serviceUnavailable('down'));
+    assert.equal(await third.release(), false, 'an API error other than a conflict ends the release');
+  });
+
   it('does not start a run that is already stopped', async () => {
     const client = newFakeClient();
     const c = { started: 0, stopped: 0 };

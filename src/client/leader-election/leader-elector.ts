@@ -18,7 +18,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Lease, LeaseSpec } from 'kubernetes-types/coordination/v1.js';
 import type { Logger } from '../../machinery/logger.js';
-import { isNotFound } from '../../machinery/status.js';
+import { isConflict, isNotFound } from '../../machinery/status.js';
 import type { KubeObject } from '../../machinery/meta.js';
 import type { Client, ResourceClient } from '../rest/interface.js';
 import { LEASES } from '../rest/resources.js';
@@ -300,18 +300,36 @@ export class LeaderElector {
     };
     const { namespace, name } = this.config;
     const attempt = (async (): Promise<boolean> => {
-      try {
-        const updated = await this.leases.update(
-          { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace, resourceVersion }, spec },
-          { namespace },
-        );
-        this.observe(updated.spec ?? spec, updated.metadata.resourceVersion, this.now());
-        this.config.logger?.info({ lease: this.leaseName() }, 'released leader lease');
-        return true;
-      } catch (e: unknown) {
-        this.config.logger?.error({ err: e, lease: this.leaseName() }, 'failed to release lease');
-        return false;
+      let version = resourceVersion;
+      // A renewal still in flight when the stop came may land first and move the resourceVersion on:
+      // a Conflict then means "read it again", and the Lease is released if it is still ours.
+      for (let tries = 0; tries < 3; tries++) {
+        try {
+          const updated = await this.leases.update(
+            { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace, resourceVersion: version }, spec },
+            { namespace },
+          );
+          this.observe(updated.spec ?? spec, updated.metadata.resourceVersion, this.now());
+          this.config.logger?.info({ lease: this.leaseName() }, 'released leader lease');
+          return true;
+        } catch (e: unknown) {
+          if (!isConflict(e)) {
+            this.config.logger?.error({ err: e, lease: this.leaseName() }, 'failed to release lease');
+            return false;
+          }
+          try {
+            const current = await this.leases.get(name, { namespace });
+            if (current.spec?.holderIdentity !== this.identity) return true; // no longer ours to release
+            if (current.metadata.resourceVersion === undefined) return false;
+            version = current.metadata.resourceVersion;
+          } catch (readError: unknown) {
+            this.config.logger?.error({ err: readError, lease: this.leaseName() }, 'failed to release lease');
+            return false;
+          }
+        }
       }
+      this.config.logger?.error({ lease: this.leaseName() }, 'failed to release lease: it kept changing');
+      return false;
     })();
     // A stopping process must not hang on an API server that is gone too: the Lease then simply expires.
     return this.withTimeout(attempt, Math.min(this.renewDeadlineMs, RELEASE_TIMEOUT_MS));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fitsNodeAffinity, nodeShouldRunDaemonPod, toleratesTaint, untoleratedTaint } from './node-eligibility.js';
+import { toleratesTaint } from '../../api/core/v1/toleration.js';
+import { fitsNodeAffinity, nodeShouldRunDaemonPod, untoleratedTaint } from './node-eligibility.js';
 import { addDaemonPodTolerations } from './tolerations.js';
 import { affinityForNode, targetNodeName } from './node-binding.js';
 import { daemonSet, daemonPod, node } from './testing/fixtures.js';

@@ -9,6 +9,7 @@ import type { NodeSelectorRequirement, NodeSelectorTerm, PodSpec, Taint, Tolerat
 import { deepCopy } from '../../machinery/meta.js';
 import { addDaemonPodTolerations } from './tolerations.js';
 import type { DaemonSetObject, NodeObject } from './types.js';
+import { toleratesTaint } from '../../api/core/v1/toleration.js';
 
 export interface NodeVerdict {
   /** A pod should be created on the node if none runs there. */
@@ -61,20 +62,6 @@ export function fitsNodeAffinity(spec: PodSpec, node: NodeObject): boolean {
   const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   if (required === undefined) return true;
   return (required.nodeSelectorTerms ?? []).some((term) => termMatches(term, node));
-}
-
-/** Upstream's ToleratesTaint. */
-export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) return false;
-  if (toleration.key && toleration.key !== taint.key) return false;
-  switch (toleration.operator || 'Equal') {
-    case 'Equal':
-      return (toleration.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
 }
 
 /** The first taint with one of the effects that no toleration tolerates. */

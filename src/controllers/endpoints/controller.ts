@@ -16,7 +16,7 @@ import type { ControllerContext, ControllerDefinition } from '../context.js';
 import { startReconcileLoop } from '../reconcile-loop.js';
 import { computeEndpointSubsets, subsetsEqualIgnoringResourceVersion, countAddresses, MAX_ENDPOINTS_CAPACITY, truncateSubsets } from './endpoint-subsets.js';
 import { isHeadless, type PodObject, type ServiceObject } from './pod-rules.js';
-import { hasSelector, servicesAffectedByPodChange } from './service-lookup.js';
+import { enqueueServicesOnChange, hasSelector } from './service-lookup.js';
 import { formatTriggerTime, LAST_CHANGE_TRIGGER_TIME_ANNOTATION, TriggerTimeTracker } from './trigger-time-tracker.js';
 
 export type EndpointsObject = Endpoints & KubeObject;
@@ -101,22 +101,6 @@ function hasCause(e: unknown, type: string): boolean {
   return e instanceof StatusError && (e.status.details?.causes ?? []).some((c) => c.reason === type);
 }
 
-/** Whether a pod change can change any Endpoints (upstream's podEndpointsChanged plus label changes). */
-export function podChangeMatters(before: PodObject, after: PodObject): boolean {
-  if (before.metadata.resourceVersion === after.metadata.resourceVersion) return false;
-  if (!jsonEqual(before.metadata.labels ?? {}, after.metadata.labels ?? {})) return true;
-  if ((before.metadata.deletionTimestamp === undefined) !== (after.metadata.deletionTimestamp === undefined)) return true;
-  return (
-    !jsonEqual(before.status?.podIP, after.status?.podIP) ||
-    !jsonEqual(before.status?.podIPs, after.status?.podIPs) ||
-    !jsonEqual(before.status?.phase, after.status?.phase) ||
-    !jsonEqual(before.status?.conditions, after.status?.conditions) ||
-    before.spec?.nodeName !== after.spec?.nodeName ||
-    before.spec?.hostname !== after.spec?.hostname ||
-    before.spec?.subdomain !== after.spec?.subdomain ||
-    !jsonEqual(before.spec?.containers?.map((c) => c.ports), after.spec?.containers?.map((c) => c.ports))
-  );
-}
 
 export const endpointsController: ControllerDefinition = {
   name: 'endpoints',
@@ -133,19 +117,7 @@ export const endpointsController: ControllerDefinition = {
       recorder: ctx.events.recorderFor('endpoint-controller'),
     });
     const loop = startReconcileLoop(ctx, { name: 'endpoints', reconcile: (key) => sync(key) });
-    services.addEventHandler({
-      onAdd: (s) => loop.enqueue(objectKey(s)),
-      onUpdate: (_o, s) => loop.enqueue(objectKey(s)),
-      onDelete: (s) => loop.enqueue(objectKey(s)),
-    });
-    const enqueueAll = (keys: readonly string[]): void => keys.forEach((k) => loop.enqueue(k));
-    pods.addEventHandler({
-      onAdd: (p) => enqueueAll(servicesAffectedByPodChange(services.indexer, undefined, p)),
-      onUpdate: (before, after) => {
-        if (podChangeMatters(before, after)) enqueueAll(servicesAffectedByPodChange(services.indexer, before, after));
-      },
-      onDelete: (p) => enqueueAll(servicesAffectedByPodChange(services.indexer, p, undefined)),
-    });
+    enqueueServicesOnChange(services, pods, (key) => loop.enqueue(key));
     endpoints.addEventHandler({
       // Endpoints left behind by a Service deleted while no controller ran (upstream's checkLeftoverEndpoints), and Endpoints deleted by hand.
       onDelete: (ep) => loop.enqueue(objectKey(ep)),

@@ -10,15 +10,14 @@
  * slice written by a sync that starts after the pod's Ready condition turned
  * False marks the endpoint not ready.
  */
-import { objectKey, type Indexer } from '../../client/cache/interfaces.js';
+import type { Indexer } from '../../client/cache/interfaces.js';
 import type { Client } from '../../client/rest/interface.js';
 import { ENDPOINT_SLICES, NODES, PODS, SERVICES } from '../../client/rest/resources.js';
 import type { EventRecorder } from '../../client/record/interface.js';
 import { isNotFound } from '../../machinery/status.js';
 import type { ControllerContext, ControllerDefinition } from '../context.js';
-import { podChangeMatters } from '../endpoints/controller.js';
 import { serviceIPFamilies, type IPFamily, type PodObject, type ServiceObject } from '../endpoints/pod-rules.js';
-import { hasSelector, servicesAffectedByPodChange } from '../endpoints/service-lookup.js';
+import { enqueueServicesOnChange, hasSelector } from '../endpoints/service-lookup.js';
 import { formatTriggerTime, TriggerTimeTracker } from '../endpoints/trigger-time-tracker.js';
 import { startReconcileLoop } from '../reconcile-loop.js';
 import { desiredEndpoints, type DesiredGroup, type NodeObject } from './desired-endpoints.js';
@@ -130,19 +129,7 @@ export const endpointSliceController: ControllerDefinition = {
       recorder: ctx.events.recorderFor('endpoint-slice-controller'),
     });
     const loop = startReconcileLoop(ctx, { name: 'endpointslice', reconcile: (key) => sync(key) });
-    services.addEventHandler({
-      onAdd: (s) => loop.enqueue(objectKey(s)),
-      onUpdate: (_o, s) => loop.enqueue(objectKey(s)),
-      onDelete: (s) => loop.enqueue(objectKey(s)),
-    });
-    const enqueueAll = (keys: readonly string[]): void => keys.forEach((k) => loop.enqueue(k));
-    pods.addEventHandler({
-      onAdd: (p) => enqueueAll(servicesAffectedByPodChange(services.indexer, undefined, p)),
-      onUpdate: (before, after) => {
-        if (podChangeMatters(before, after)) enqueueAll(servicesAffectedByPodChange(services.indexer, before, after));
-      },
-      onDelete: (p) => enqueueAll(servicesAffectedByPodChange(services.indexer, p, undefined)),
-    });
+    enqueueServicesOnChange(services, pods, (key) => loop.enqueue(key));
     const onSlice = (slice: EndpointSliceObject): void => {
       const key = sliceServiceKey(slice);
       if (key !== undefined && isManagedSlice(slice)) loop.enqueue(key);

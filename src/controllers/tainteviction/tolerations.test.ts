@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { matchingTolerations, minTolerationMs, toleratesTaint } from './tolerations.js';
+import { toleratesTaint } from '../../api/core/v1/toleration.js';
+import { matchingTolerations, minTolerationMs } from './tolerations.js';
 
 const unreachable = { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' };
 

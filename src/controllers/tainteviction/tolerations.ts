@@ -3,21 +3,7 @@
  * ToleratesTaint, GetMatchingTolerations and getMinTolerationTime.
  */
 import type { Taint, Toleration } from 'kubernetes-types/core/v1.js';
-
-/** Upstream's Toleration.ToleratesTaint: effect and key must match when set; Equal compares values, Exists does not. */
-export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
-  if ((toleration.effect ?? '') !== '' && toleration.effect !== taint.effect) return false;
-  if ((toleration.key ?? '') !== '' && toleration.key !== taint.key) return false;
-  switch (toleration.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (toleration.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
+import { toleratesTaint } from '../../api/core/v1/toleration.js';
 
 /** Whether every taint is tolerated, and the toleration used for each (the first that matches). */
 export function matchingTolerations(taints: readonly Taint[], tolerations: readonly Toleration[]): { allTolerated: boolean; used: Toleration[] } {

@@ -17,9 +17,14 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(name: string): Promise<TestCluster> {
+export interface ClusterOptions {
+  /** Extra flags of `k8ts server` (e.g. `--controller-manager-arg=--controllers=*,-deployment`). */
+  readonly serverArgs?: readonly string[];
+}
+
+export async function startCluster(name: string, options: ClusterOptions = {}): Promise<TestCluster> {
   const root = await mkdtemp(join(tmpdir(), `k8ts-${name}-`));
-  const server = startK8ts(['server', '--data-dir', join(root, 'data'), '--secure-port', '0']);
+  const server = startK8ts(['server', '--data-dir', join(root, 'data'), '--secure-port', '0', ...(options.serverArgs ?? [])]);
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
