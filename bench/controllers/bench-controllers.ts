@@ -8,7 +8,8 @@
  * A Deployment is scaled from 0 to 3,000 replicas:
  *   seconds_to_3000       until the ReplicaSet controller has created them all (the 3,000th ADDED on a watch)
  *   seconds_to_ready_3000 until the Deployment reports 3,000 available replicas
- *   creates_per_pod       pod creates the API server counted (apiserver_request_total) ÷ 3,000: 1 means no duplicate
+ *   creates_per_pod       pod creates the API server counted (apiserver_request_total, any code) ÷ 3,000: 1 means no duplicate
+ *   failed_pod_creates    of those, the ones that did not succeed (e.g. a generated name that was taken)
  *   extra_pods            pods beyond 3,000 that exist at the end (0: nothing created twice)
  *   controller_to_direct_ratio  the ReplicaSet controller's creates/s ÷ the creates/s of a client sending 64 at
  *                         once to the same API server in the same run (the 27,000 pods below)
@@ -74,17 +75,27 @@ async function settledRssMb(pid: number): Promise<number> {
   }
 }
 
-/** Pod creates (201s and failures) the API server has counted so far. */
-async function podCreatesCounted(h2: H2Client): Promise<number> {
+/** Pod creates the API server has counted so far, by response code. */
+async function podCreatesCounted(h2: H2Client): Promise<Map<string, number>> {
   const r = await h2.request('GET', '/metrics');
-  let total = 0;
+  const byCode = new Map<string, number>();
   for (const line of r.body.split('\n')) {
     if (!line.startsWith('apiserver_request_total{')) continue;
     if (line.includes('verb="POST"') && line.includes('resource="pods"') && line.includes('subresource=""') && line.includes('dry_run=""')) {
-      total += Number(line.slice(line.lastIndexOf(' ') + 1));
+      const code = /code="(\d+)"/.exec(line)?.[1] ?? '?';
+      byCode.set(code, (byCode.get(code) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
     }
   }
-  return total;
+  return byCode;
+}
+
+const total = (counts: Map<string, number>): number => [...counts.values()].reduce((a, b) => a + b, 0);
+
+/** The creates counted between two readings, by code. */
+function createsBetween(before: Map<string, number>, after: Map<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [code, n] of after) if (n - (before.get(code) ?? 0) > 0) out.set(code, n - (before.get(code) ?? 0));
+  return out;
 }
 
 console.log(`bench:controllers on ${machineDescription()}: apiserver (sqlite) + controller-manager (replicaset, deployment) + a ready-helper process`);
@@ -176,7 +187,9 @@ try {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  const creates = (await podCreatesCounted(h2)) - createsBefore;
+  const createsByCode = createsBetween(createsBefore, await podCreatesCounted(h2));
+  const creates = total(createsByCode);
+  if (createsByCode.size !== 1 || !createsByCode.has('201')) progress(`pod creates by response code: ${JSON.stringify(Object.fromEntries(createsByCode))}`);
   const existing = (await pods.list({ namespace: NAMESPACE })).items.length;
   const rss3000 = await settledRssMb(managerPid);
 
@@ -194,6 +207,7 @@ try {
     seconds_to_3000: round(secondsTo3000, 2),
     seconds_to_ready_3000: round(secondsToReady, 2),
     creates_per_pod: round(creates / REPLICAS, 4),
+    failed_pod_creates: creates - (createsByCode.get('201') ?? 0),
     extra_pods: existing - REPLICAS,
     pods_per_s_created: round(REPLICAS / secondsTo3000, 1),
     direct_creates_per_s_64: round(directPerS, 1),

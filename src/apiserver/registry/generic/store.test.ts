@@ -91,3 +91,45 @@ describe('GenericStore delete', () => {
     assert.equal(stored.metadata.deletionTimestamp, undefined);
   });
 });
+
+describe('GenericStore create with generateName', () => {
+  /** Math.random giving `values` in turn, then the real one again. */
+  function scriptedRandom(values: number[]): () => void {
+    const real = Math.random;
+    Math.random = () => values.shift() ?? real();
+    return () => void (Math.random = real);
+  }
+  const sameSuffix = (n: number): number[] => Array.from({ length: 5 * n }, () => 0);
+
+  it('generates the name again when the generated one is taken (upstream RetryGenerateName)', async () => {
+    const store = await configmaps();
+    const restore = scriptedRandom([...sameSuffix(1), ...sameSuffix(1), 0.5, 0.5, 0.5, 0.5, 0.5]);
+    try {
+      const first = await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'cm-' } });
+      assert.equal(first.metadata.name, 'cm-bbbbb');
+      const second = await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'cm-' } });
+      assert.notEqual(second.metadata.name, 'cm-bbbbb');
+      assert.match(second.metadata.name!, /^cm-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    } finally {
+      restore();
+    }
+  });
+
+  it('gives up with AlreadyExists after 8 attempts, and never retries a name the client chose', async () => {
+    const store = await configmaps();
+    const restore = scriptedRandom(sameSuffix(9));
+    try {
+      await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'cm-' } });
+      await assert.rejects(
+        store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'cm-' } }),
+        (e: unknown) => (e as { code?: number }).code === 409 && (e as Error).message === 'configmaps "cm-bbbbb" already exists',
+      );
+    } finally {
+      restore();
+    }
+    await assert.rejects(
+      store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-bbbbb', generateName: 'cm-' } }),
+      (e: unknown) => (e as { code?: number }).code === 409,
+    );
+  });
+});

@@ -12,6 +12,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../../../machinery
 import { formatTime, type KubeList, type KubeObject } from '../../../machinery/meta.js';
 import {
   alreadyExists,
+  isAlreadyExists,
   badRequest,
   conflict,
   expired,
@@ -84,6 +85,8 @@ export interface StoreConfig {
 }
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+/** Upstream's maxNameGenerationCreateAttempts. */
+const MAX_NAME_GENERATION_ATTEMPTS = 8;
 
 export class GenericStore {
   readonly resource: ResourceInfo;
@@ -191,23 +194,33 @@ export class GenericStore {
     const meta = object.metadata;
     if (this.resource.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
-    if ((meta.name === undefined || meta.name === '') && meta.generateName !== undefined && meta.generateName !== '') {
-      meta.name = generateName(meta.generateName);
-    }
+    const generatedFrom = (meta.name === undefined || meta.name === '') && meta.generateName !== undefined && meta.generateName !== '' ? meta.generateName : undefined;
+    if (generatedFrom !== undefined) meta.name = generateName(generatedFrom);
     if (this.resource.namespaced && this.config.namespaceCheck !== undefined) await this.config.namespaceCheck(namespace ?? '', object);
     this.strategy.prepareForCreate(object);
     this.fillCreateMeta(object);
     this.strategy.defaults(object);
     this.validateOrThrow(object, [...this.validateMeta(object), ...this.strategy.validate(object)]);
     await options.validateAdmission?.(object, undefined);
-    const name = meta.name!;
-    if (options.dryRun === true) {
-      const existing = await this.translate(name, () => this.storage.get(this.key(namespace, name)));
-      if (existing !== undefined) throw alreadyExists(this.groupResource, name);
-      return this.internalToServed(object);
+    // Upstream's RetryGenerateName (GA in 1.32): a generated name that is taken is generated again, up to
+    // 8 attempts in all, so that a client never sees the collision of a name it did not choose.
+    for (let attempt = 1; ; attempt++) {
+      const name = meta.name!;
+      try {
+        if (options.dryRun === true) {
+          const existing = await this.translate(name, () => this.storage.get(this.key(namespace, name)));
+          if (existing !== undefined) throw alreadyExists(this.groupResource, name);
+          return this.internalToServed(object);
+        }
+        const created = await this.translate(name, () => this.storage.create(this.key(namespace, name), this.toStorage(object)));
+        return this.withTypeMeta(created);
+      } catch (e: unknown) {
+        if (generatedFrom === undefined || attempt >= MAX_NAME_GENERATION_ATTEMPTS || !isAlreadyExists(e)) throw e;
+        meta.name = generateName(generatedFrom);
+        this.validateOrThrow(object, this.validateMeta(object));
+        await options.validateAdmission?.(object, undefined);
+      }
     }
-    const created = await this.translate(name, () => this.storage.create(this.key(namespace, name), this.toStorage(object)));
-    return this.withTypeMeta(created);
   }
 
   /**
