@@ -65,7 +65,23 @@ export const plainStrategy: Strategy = {
  * The /status endpoint of a resource: only `status` changes (plus nothing in
  * metadata that the main endpoint owns), as upstream's status strategies do.
  */
-export function statusStrategy<T extends KubeObject>(base: Strategy<T>, validateStatus?: (object: T, old: T) => FieldError[]): Strategy<T> {
+/** The metadata a status write may not change, by default (upstream's ResetObjectMetaForStatus). */
+export const STATUS_RESETS_METADATA = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
+export type StatusResetMetadata = (typeof STATUS_RESETS_METADATA)[number];
+
+/**
+ * The strategy of a kind's /status: only status (and the metadata the kind
+ * lets a status write change) comes from the request; the rest stays as it
+ * was. `resetsMetadata` names what stays (default: every field of upstream's
+ * ResetObjectMetaForStatus; the apps kinds keep fewer — a Deployment's status
+ * write may change its annotations, as the deployment controller does with the
+ * revision). deletionTimestamp and generation always stay.
+ */
+export function statusStrategy<T extends KubeObject>(
+  base: Strategy<T>,
+  validateStatus?: (object: T, old: T) => FieldError[],
+  resetsMetadata: readonly StatusResetMetadata[] = STATUS_RESETS_METADATA,
+): Strategy<T> {
   return {
     ...base,
     prepareForUpdate: (object, old) => {
@@ -77,13 +93,9 @@ export function statusStrategy<T extends KubeObject>(base: Strategy<T>, validate
       }
       const meta = object.metadata;
       const oldMeta = old.metadata;
-      // What the main endpoint owns in metadata stays as it was (upstream's ResetObjectMetaForStatus).
       copyOrDelete(meta, oldMeta, 'deletionTimestamp');
       copyOrDelete(meta, oldMeta, 'generation');
-      copyOrDelete(meta, oldMeta, 'labels');
-      copyOrDelete(meta, oldMeta, 'annotations');
-      copyOrDelete(meta, oldMeta, 'finalizers');
-      copyOrDelete(meta, oldMeta, 'ownerReferences');
+      for (const key of resetsMetadata) copyOrDelete(meta, oldMeta, key);
     },
     validateUpdate: validateStatus ?? (() => []),
   };

@@ -13,6 +13,8 @@ import { daemonSetTable } from './table.js';
 
 const strategies = newWorkloadStrategy<DaemonSet>({
   hasStatus: true,
+  // A status write may change metadata: upstream's daemonSetStatusStrategy resets only spec.
+  statusResetsMetadata: [],
   // Upstream's DaemonSetStatus always writes these four counters.
   initialStatus: () => ({ currentNumberScheduled: 0, desiredNumberScheduled: 0, numberMisscheduled: 0, numberReady: 0 }),
   generation: true,

@@ -44,6 +44,33 @@ describe('deployment storage', () => {
     assert.equal(withStatus.object.metadata.generation, 2);
   });
 
+  it('lets a status write change annotations but not labels (upstream\'s deploymentStatusStrategy); a ReplicaSet\'s may change both, a Pod\'s neither', async () => {
+    const registry = await newRegistry();
+    const statusOf = (group: string, resource: string) => registry.lookup(group, 'v1', resource)!.subresources.get('status')!.store;
+    await registry.store('apps', 'v1', 'deployments').create('default', { ...deploymentBody(), metadata: { name: 'web', labels: { tier: 'a' } } });
+    const deployment = await statusOf('apps', 'deployments').update('default', 'web', (c) => ({
+      ...c!,
+      metadata: { ...c!.metadata, labels: { tier: 'b' }, annotations: { 'deployment.kubernetes.io/revision': '1' } },
+    }));
+    assert.deepEqual(deployment.object.metadata.annotations, { 'deployment.kubernetes.io/revision': '1' });
+    assert.deepEqual(deployment.object.metadata.labels, { tier: 'a' });
+
+    await registry.store('apps', 'v1', 'replicasets').create('default', {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web-1', labels: { tier: 'a' } },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    const replicaSet = await statusOf('apps', 'replicasets').update('default', 'web-1', (c) => ({ ...c!, metadata: { ...c!.metadata, labels: { tier: 'b' }, annotations: { a: '1' } } }));
+    assert.deepEqual(replicaSet.object.metadata.labels, { tier: 'b' });
+    assert.deepEqual(replicaSet.object.metadata.annotations, { a: '1' });
+
+    await registry.store('', 'v1', 'pods').create('default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { tier: 'a' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    const pod = await statusOf('', 'pods').update('default', 'p', (c) => ({ ...c!, metadata: { ...c!.metadata, labels: { tier: 'b' }, annotations: { a: '1' } } }));
+    assert.deepEqual(pod.object.metadata.labels, { tier: 'a' });
+    assert.equal(pod.object.metadata.annotations, undefined);
+  });
+
   it('refuses a selector that does not match the template', async () => {
     const deployments = (await newRegistry()).store('apps', 'v1', 'deployments');
     await assert.rejects(deployments.create('default', deploymentBody({ app: 'x' })), (e: unknown) => {

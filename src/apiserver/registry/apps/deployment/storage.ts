@@ -14,6 +14,8 @@ import { deploymentTable } from './table.js';
 
 const strategies = newWorkloadStrategy<Deployment>({
   hasStatus: true,
+  // A status write may change metadata: upstream's deploymentStatusStrategy resets only spec and labels.
+  statusResetsMetadata: ['labels'],
   initialStatus: () => ({}),
   generation: true,
   validateName: nameIsDNSSubdomain,

@@ -14,6 +14,8 @@ import { replicaSetTable } from './table.js';
 
 const strategies = newWorkloadStrategy<ReplicaSet>({
   hasStatus: true,
+  // A status write may change metadata: upstream's rsStatusStrategy resets only spec.
+  statusResetsMetadata: [],
   initialStatus: () => ({ replicas: 0 }),
   generation: true,
   validateName: nameIsDNSSubdomain,

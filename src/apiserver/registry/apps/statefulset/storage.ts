@@ -19,6 +19,8 @@ import { statefulSetTable } from './table.js';
 
 const strategies = newWorkloadStrategy<StatefulSet>({
   hasStatus: true,
+  // A status write may change metadata: upstream's statefulSetStatusStrategy resets only spec.
+  statusResetsMetadata: [],
   // Upstream's StatefulSetStatus always writes replicas and availableReplicas.
   initialStatus: () => ({ availableReplicas: 0, replicas: 0 }),
   generation: true,

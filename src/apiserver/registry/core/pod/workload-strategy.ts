@@ -8,7 +8,7 @@ import type { FieldError } from '../../../../machinery/field-errors.js';
 import type { KubeObject } from '../../../../machinery/meta.js';
 import type { TableConvertor } from '../../../../machinery/table.js';
 import type { ValidateNameFunc } from '../../../../machinery/validation/names.js';
-import { baseStrategy, plainStrategy, statusStrategy, type Strategy } from '../../generic/strategy.js';
+import { baseStrategy, plainStrategy, statusStrategy, type StatusResetMetadata, type Strategy } from '../../generic/strategy.js';
 
 export interface WorkloadStrategyOptions<T> {
   /** Whether the kind has a spec/status split (status kept on update, reset on create). */
@@ -22,6 +22,8 @@ export interface WorkloadStrategyOptions<T> {
   readonly validate: (object: T) => FieldError[];
   readonly validateUpdate: (object: T, old: T) => FieldError[];
   readonly validateStatusUpdate?: (object: T, old: T) => FieldError[];
+  /** The metadata a /status write may not change (default: upstream's ResetObjectMetaForStatus; see statusStrategy). */
+  readonly statusResetsMetadata?: readonly StatusResetMetadata[];
   readonly selectableFields?: Readonly<Record<string, (object: KubeObject) => string>>;
   readonly table?: TableConvertor<never>;
 }
@@ -58,6 +60,10 @@ export function newWorkloadStrategy<T>(options: WorkloadStrategyOptions<T>): { s
   const validateStatus = options.validateStatusUpdate;
   return {
     strategy,
-    statusStrategy: statusStrategy(strategy, validateStatus === undefined ? undefined : (o, old) => validateStatus(as(withStoredVersion(o, old)), as(old))),
+    statusStrategy: statusStrategy(
+      strategy,
+      validateStatus === undefined ? undefined : (o, old) => validateStatus(as(withStoredVersion(o, old)), as(old)),
+      options.statusResetsMetadata,
+    ),
   };
 }
