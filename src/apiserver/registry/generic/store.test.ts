@@ -133,3 +133,29 @@ describe('GenericStore create with generateName', () => {
     );
   });
 });
+
+describe('GenericStore delete with a propagation policy', () => {
+  it('lets the policy of a later delete replace the garbage-collection finalizer of an earlier one, as upstream', async () => {
+    const store = await configmaps();
+    await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner', finalizers: ['example.com/hold'] } });
+    const orphan = await store.delete('default', 'owner', { propagationPolicy: 'Orphan' });
+    assert.deepEqual(orphan.object.metadata.finalizers, ['example.com/hold', 'orphan']);
+    const foreground = await store.delete('default', 'owner', { propagationPolicy: 'Foreground' });
+    assert.deepEqual(foreground.object.metadata.finalizers, ['example.com/hold', 'foregroundDeletion']);
+    const background = await store.delete('default', 'owner', { propagationPolicy: 'Background' });
+    assert.deepEqual(background.object.metadata.finalizers, ['example.com/hold']);
+    const unnamed = await store.delete('default', 'owner');
+    assert.deepEqual(unnamed.object.metadata.finalizers, ['example.com/hold'], 'no policy: the finalizers stay as they are');
+  });
+
+  it('deletes an object at once when a Background delete removes the only finalizer an Orphan delete had added', async () => {
+    const store = await configmaps();
+    await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner' } });
+    const orphan = await store.delete('default', 'owner', { propagationPolicy: 'Orphan' });
+    assert.equal(orphan.deleted, false);
+    assert.deepEqual(orphan.object.metadata.finalizers, ['orphan']);
+    const background = await store.delete('default', 'owner', { orphanDependents: false });
+    assert.equal(background.deleted, true);
+    await assert.rejects(store.get('default', 'owner'), (e: unknown) => (e as { code?: number }).code === 404);
+  });
+});

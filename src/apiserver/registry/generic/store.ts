@@ -317,8 +317,7 @@ export class GenericStore {
           meta.deletionTimestamp = formatTime(new Date(Date.now() + grace * 1000));
           meta.deletionGracePeriodSeconds = grace;
         }
-        const wanted = deletionFinalizers(latest, params);
-        meta.finalizers = [...(meta.finalizers ?? []), ...wanted.filter((f) => !(meta.finalizers ?? []).includes(f))];
+        meta.finalizers = deletionFinalizers(latest, params);
         if (meta.finalizers.length === 0) delete meta.finalizers;
         return latest;
       };
@@ -583,11 +582,14 @@ function stableStringify(value: unknown): string {
 /** The finalizers a delete with this propagation policy adds (upstream's garbage-collection finalizers). */
 function deletionFinalizers(object: KubeObject, params: DeleteParams): string[] {
   const existing = object.metadata.finalizers ?? [];
-  const policy = params.propagationPolicy ?? (params.orphanDependents === true ? 'Orphan' : undefined);
-  const added: string[] = [];
-  if (policy === 'Orphan' && !existing.includes('orphan')) added.push('orphan');
-  if (policy === 'Foreground' && !existing.includes('foregroundDeletion')) added.push('foregroundDeletion');
-  return [...existing, ...added];
+  const policy = params.propagationPolicy ?? (params.orphanDependents === true ? 'Orphan' : params.orphanDependents === false ? 'Background' : undefined);
+  if (policy === undefined) return [...existing];
+  // As upstream's deletionFinalizersForGarbageCollection: the policy named now wins over one named by an
+  // earlier delete, so the other garbage-collection finalizer goes.
+  const kept = existing.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
+  if (policy === 'Orphan') kept.push('orphan');
+  if (policy === 'Foreground') kept.push('foregroundDeletion');
+  return kept;
 }
 
 /** An object being deleted whose finalizers are all gone and whose grace period is over. */
