@@ -294,7 +294,7 @@ describe('workloads through kubectl 1.33', { timeout: 180_000 }, () => {
     const lines = (await kubectl.ok('get', 'deploy')).trimEnd().split('\n');
     assert.match(lines[0]!, /^NAME +READY +UP-TO-DATE +AVAILABLE +AGE$/);
     // No kubelet runs pods here: none is ready or available; UP-TO-DATE counts the pods the controllers made so far.
-    assert.match(lines[1]!, /^web +0\/3 +[0-3] +0 +\d+s$/);
+    assert.match(lines[1]!, /^web +0\/3 +\d+ +0 +\d+s$/);
     assert.equal(lines.length, 2);
   });
 

@@ -158,8 +158,11 @@ describe('deployments with kubectl 1.32 against k8ts', { timeout: 240_000 }, () 
     });
     await withStdin(kubectl, cluster.kubeconfig, manifest).ok('apply', '-f', '-');
     await kubectl.ok('rollout', 'status', 'deployment/slow', '--timeout=90s');
-    // A 2 s deadline only for the broken rollout: the first one may take longer on a busy machine.
-    await kubectl.ok('patch', 'deployment/slow', '-p', JSON.stringify({ spec: { progressDeadlineSeconds: 2, template: { spec: { containers: [{ name: 'main', image: 'broken' }] } } } }));
+    // The broken rollout first makes what progress it can (its one surge pod, which never gets ready); only then a
+    // 2 s deadline, so that no late progress on a busy machine can reset it (progress restarts the deadline, as upstream).
+    await kubectl.ok('patch', 'deployment/slow', '-p', JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'main', image: 'broken' }] } } } }));
+    await waitFor(async () => (await kubectl.ok('get', 'deployment', 'slow', '-o', 'jsonpath={.status.updatedReplicas}')) === '1', { timeoutMs: 30_000, description: 'the surge pod of the broken template' });
+    await kubectl.ok('patch', 'deployment/slow', '-p', JSON.stringify({ spec: { progressDeadlineSeconds: 2 } }));
     // The controller notices the deadline by itself (it requeues the Deployment for it): nothing else changes.
     const result = await kubectl('rollout', 'status', 'deployment/slow', '--timeout=90s');
     assert.equal(result.code, 1, result.stdout + result.stderr);
