@@ -11,48 +11,37 @@
  * finishes the deletions.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Node, Toleration } from 'kubernetes-types/core/v1.js';
-import { newHttpClient, type HttpClient } from '../../../src/client/rest/http-client.js';
-import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js';
-import { DEPLOYMENTS, LEASES, NODES, PODS, REPLICA_SETS } from '../../../src/client/rest/resources.js';
+import type { HttpClient } from '../../../src/client/rest/http-client.js';
+import { DEPLOYMENTS, NODES, PODS, REPLICA_SETS } from '../../../src/client/rest/resources.js';
 import { waitFor } from '../../../src/client/testing/wait-for.js';
 import type { DeploymentObject, PodObject, ReplicaSetObject } from '../../../src/controllers/util/types.js';
-import { formatTime, type KubeObject } from '../../../src/machinery/meta.js';
-import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
+import type { KubeObject } from '../../../src/machinery/meta.js';
+import { startControlPlane, type ControlPlane } from './testing/control-plane.js';
+import { startNodeHeartbeats, type NodeHeartbeats } from './testing/node-heartbeats.js';
 import { startNodeStandIn, type NodeStandIn } from './testing/node-stand-in.js';
 
 type NodeObject = KubeObject & Node;
-type LeaseObject = KubeObject & Lease;
 
 const NS = 'default';
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
 const NOT_READY = 'node.kubernetes.io/not-ready';
-const microTime = (): string => new Date().toISOString().replace('Z', '000Z');
 const isReady = (p: PodObject): boolean => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
 /** Tolerate the node failure taints for a second only, so that eviction is quick (DefaultTolerationSeconds would give 300 s). */
 const briefTolerations: Toleration[] = [UNREACHABLE, NOT_READY].map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 1 }));
 
 describe('node failure recovery: the pods of a node whose lease stops are recreated elsewhere (real API server and controller manager)', { timeout: 180_000 }, () => {
-  let root: string;
-  let apiserver: K8tsProcess;
-  let manager: K8tsProcess;
+  let plane: ControlPlane;
   let admin: HttpClient;
   let standIn: NodeStandIn;
-  /** The nodes whose Lease this test renews. */
-  const alive = new Set<string>();
-  let renewer: NodeJS.Timeout | undefined;
+  let heartbeats: NodeHeartbeats | undefined;
   /** The pods of the Deployment while node-a ran them. */
   let originals: string[] = [];
 
   const nodes = () => admin.resource<NodeObject>(NODES);
   const pods = () => admin.resource<PodObject>(PODS);
-  const leases = () => admin.resource<LeaseObject>(LEASES);
   const node = (name: string) => nodes().get(name);
   const webPods = async (): Promise<PodObject[]> => (await pods().list({ namespace: NS, labelSelector: 'app=web' })).items;
   const livePods = async (): Promise<PodObject[]> => (await webPods()).filter((p) => !p.metadata.deletionTimestamp);
@@ -63,63 +52,26 @@ describe('node failure recovery: the pods of a node whose lease stops are recrea
     d.status?.readyReplicas === 3 &&
     d.status?.conditions?.find((c) => c.type === 'Available')?.status === 'True';
 
-  /** What a kubelet posts: Ready=True with a fresh heartbeat (again on a conflict with the controllers' writes). */
-  async function postReady(name: string): Promise<void> {
-    await waitFor(async () => {
-      const now = formatTime(new Date());
-      const current = await node(name);
-      await nodes().updateStatus({
-        ...current,
-        status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }] },
-      });
-      return true;
-    });
-  }
-
-  async function renewLeases(): Promise<void> {
-    for (const name of alive) {
-      const lease = await leases().get(name, { namespace: 'kube-node-lease' });
-      await leases().update({ ...lease, spec: { ...lease.spec, renewTime: microTime() } });
-    }
-  }
-
   before(async () => {
-    root = await mkdtemp(join(tmpdir(), 'k8ts-node-failure-'));
-    const dataDir = join(root, 'data');
-    apiserver = startK8ts(['apiserver', '--data-dir', dataDir, '--secure-port', '0', '--bind-address', '127.0.0.1']);
-    const line = await apiserver.waitForLine(/^export KUBECONFIG=/, 60_000);
-    await apiserver.waitForLine(/^apiserver: serving on /, 60_000);
-    admin = newHttpClient(restConfigFromKubeconfig(line.slice('export KUBECONFIG='.length).trim()));
-    manager = startK8ts([
-      'controller-manager',
-      '--kubeconfig',
-      join(dataDir, 'pki', 'controller-manager.kubeconfig'),
-      '--secure-port',
-      '0',
-      '--leader-elect=false',
-      '--controllers=nodelifecycle,taint-eviction-controller,replicaset,deployment,garbage-collector',
-      '--node-monitor-grace-period=2s',
-      '--node-monitor-period=200ms',
-      '--node-eviction-rate=100',
-    ]);
-    await manager.waitForLine(/^controller-manager: serving /, 60_000);
-    for (const name of ['node-a', 'node-b']) {
-      await nodes().create({ metadata: { name } });
-      await postReady(name);
-      await leases().create({ metadata: { name, namespace: 'kube-node-lease' }, spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: microTime() } });
-      alive.add(name);
-    }
-    renewer = setInterval(() => void renewLeases().catch(() => {}), 200);
+    plane = await startControlPlane({
+      name: 'node-failure',
+      managerArgs: [
+        '--leader-elect=false',
+        '--controllers=nodelifecycle,taint-eviction-controller,replicaset,deployment,garbage-collector',
+        '--node-monitor-grace-period=2s',
+        '--node-monitor-period=200ms',
+        '--node-eviction-rate=100',
+      ],
+    });
+    admin = plane.admin;
+    heartbeats = await startNodeHeartbeats(admin, ['node-a', 'node-b']);
     standIn = startNodeStandIn({ client: admin, namespace: NS, running: ['node-a', 'node-b'], scheduleTo: 'node-a' });
   });
 
   after(async () => {
-    if (renewer !== undefined) clearInterval(renewer);
+    heartbeats?.close();
     standIn?.stop();
-    await manager?.stop();
-    admin?.close();
-    await apiserver?.stop();
-    await rm(root, { recursive: true, force: true });
+    await plane?.stop();
   });
 
   it('a Deployment of 3 replicas becomes available with all its pods on node-a', async () => {
@@ -145,7 +97,7 @@ describe('node failure recovery: the pods of a node whose lease stops are recrea
   it('node-a stops (no lease renewal, no kubelet): Ready=Unknown, the unreachable NoExecute taint, its pods evicted and left Terminating', async () => {
     standIn.stopKubelet('node-a');
     standIn.scheduleTo('node-b');
-    alive.delete('node-a');
+    heartbeats!.stop('node-a');
     await waitFor(async () => (await node('node-a')).status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown', {
       timeoutMs: 20_000,
       description: 'node-a is Ready=Unknown',
@@ -185,8 +137,7 @@ describe('node failure recovery: the pods of a node whose lease stops are recrea
   });
 
   it('when node-a comes back its kubelet finishes the evicted pods; the Deployment keeps its 3 pods on node-b', async () => {
-    alive.add('node-a');
-    await postReady('node-a');
+    await heartbeats!.resume('node-a');
     await standIn.startKubelet('node-a');
     await waitFor(async () => (await webPods()).length === 3, { timeoutMs: 15_000, description: 'the evicted pods are gone' });
     await waitFor(async () => ((await node('node-a')).spec?.taints ?? []).length === 0, { timeoutMs: 15_000, description: "node-a's taints are lifted" });
