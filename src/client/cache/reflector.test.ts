@@ -1,27 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expired, serviceUnavailable } from '../../machinery/status.js';
+import { PushQueue } from '../testing/push-queue.js';
 import { Reflector, type ListerWatcher, type ListSnapshot, type ReflectorChange, type ReflectorEvent, type ReflectorStore, type WatchSubscription } from './reflector.js';
 
 /** A watch the test drives: push events, end it, or fail it. */
 class FakeWatch implements WatchSubscription<string> {
-  private items: ReflectorEvent<string>[] = [];
-  private ended = false;
-  private error: unknown;
-  private waiter: (() => void) | undefined;
+  private readonly queue = new PushQueue<ReflectorEvent<string>>();
   cancelled = false;
   progressRequests = 0;
 
   constructor(readonly from: string) {}
 
   push(event: ReflectorEvent<string>): void {
-    this.items.push(event);
-    this.waiter?.();
+    this.queue.push(event);
   }
   end(error?: unknown): void {
-    this.ended = true;
-    this.error = error;
-    this.waiter?.();
+    this.queue.end(error);
   }
   cancel(): void {
     this.cancelled = true;
@@ -30,20 +25,8 @@ class FakeWatch implements WatchSubscription<string> {
   requestProgress(): void {
     this.progressRequests++;
   }
-  async *[Symbol.asyncIterator](): AsyncIterator<ReflectorEvent<string>> {
-    for (;;) {
-      const next = this.items.shift();
-      if (next !== undefined) {
-        yield next;
-        continue;
-      }
-      if (this.ended) {
-        if (this.error !== undefined) throw this.error;
-        return;
-      }
-      await new Promise<void>((resolve) => (this.waiter = resolve));
-      this.waiter = undefined;
-    }
+  [Symbol.asyncIterator](): AsyncIterator<ReflectorEvent<string>> {
+    return this.queue[Symbol.asyncIterator]();
   }
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { KubeObject } from '../../machinery/meta.js';
 import { expired } from '../../machinery/status.js';
+import { PushQueue } from '../testing/push-queue.js';
 import { waitFor } from '../testing/wait-for.js';
 import type { EventHandler } from './interfaces.js';
 import type { ListerWatcher, ListSnapshot, ReflectorEvent, WatchSubscription } from './reflector.js';
@@ -9,39 +10,21 @@ import { SharedInformer } from './shared-informer.js';
 
 /** A watch the test drives. */
 class ScriptedWatch implements WatchSubscription<KubeObject> {
-  private readonly items: ReflectorEvent<KubeObject>[] = [];
-  private ended = false;
-  private error: unknown;
-  private wake: (() => void) | undefined;
+  private readonly queue = new PushQueue<ReflectorEvent<KubeObject>>();
 
   constructor(readonly from: string) {}
 
   push(event: ReflectorEvent<KubeObject>): void {
-    this.items.push(event);
-    this.wake?.();
+    this.queue.push(event);
   }
   end(error?: unknown): void {
-    this.ended = true;
-    this.error = error;
-    this.wake?.();
+    this.queue.end(error);
   }
   cancel(): void {
     this.end();
   }
-  async *[Symbol.asyncIterator](): AsyncIterator<ReflectorEvent<KubeObject>> {
-    for (;;) {
-      const next = this.items.shift();
-      if (next !== undefined) {
-        yield next;
-        continue;
-      }
-      if (this.ended) {
-        if (this.error !== undefined) throw this.error;
-        return;
-      }
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = undefined;
-    }
+  [Symbol.asyncIterator](): AsyncIterator<ReflectorEvent<KubeObject>> {
+    return this.queue[Symbol.asyncIterator]();
   }
 }
 

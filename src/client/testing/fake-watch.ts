@@ -4,57 +4,35 @@
  */
 import type { KubeObject } from '../../machinery/meta.js';
 import type { WatchEvent, WatchStream } from '../rest/interface.js';
+import { PushQueue } from './push-queue.js';
 
 export class FakeWatchStream<T extends KubeObject> implements WatchStream<T> {
-  private readonly queue: WatchEvent<T>[] = [];
-  private ended = false;
-  private error: unknown;
-  private wake: (() => void) | undefined;
+  private readonly queue = new PushQueue<WatchEvent<T>>();
 
   constructor(private readonly onCancel: () => void) {}
 
   get closed(): boolean {
-    return this.ended;
+    return this.queue.closed;
   }
 
   push(event: WatchEvent<T>): void {
-    if (this.ended) return;
     this.queue.push(event);
-    this.wakeUp();
   }
 
   /** End the stream, after the queued events; with an error, iteration throws it then. */
   end(error?: unknown): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.error = error;
+    if (this.queue.closed) return;
+    this.queue.end(error);
     this.onCancel();
-    this.wakeUp();
   }
 
   cancel(): void {
-    this.queue.length = 0;
-    this.end();
+    if (this.queue.closed) return;
+    this.queue.clear();
+    this.onCancel();
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
-    for (;;) {
-      const next = this.queue.shift();
-      if (next !== undefined) {
-        yield next;
-        continue;
-      }
-      if (this.ended) {
-        if (this.error !== undefined) throw this.error;
-        return;
-      }
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-  }
-
-  private wakeUp(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+    return this.queue[Symbol.asyncIterator]();
   }
 }
