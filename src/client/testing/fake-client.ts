@@ -15,7 +15,7 @@
  *   only) and generation grows when the spec changes; a no-op writes nothing;
  *   no finalizer may be added to an object being deleted; an update that
  *   leaves a deleting object without finalizers (and grace) deletes it.
- * - updateStatus: only the status changes.
+ * - updateStatus: only the status changes (and, for the apps kinds, the metadata their status strategies let through).
  * - patch: json (fast-json-patch), merge (RFC 7386), strategic (machinery's
  *   strategic merge patch, with the merge keys of the common lists known by
  *   field name: strategic-patch-schema.ts); apply (server-side apply) is
@@ -66,6 +66,14 @@ import type {
 import { FakeObjectStore, Selection } from './fake-object-store.js';
 import { applyMergePatch } from './merge-patch.js';
 import { FAKE_STRATEGIC_PATCH_SCHEMA } from './strategic-patch-schema.js';
+
+/** The metadata a /status write may change, as the API server's status strategies of these kinds allow. */
+const STATUS_WRITES_METADATA: Readonly<Record<string, readonly ('labels' | 'annotations')[]>> = {
+  'apps/deployments': ['annotations'],
+  'apps/replicasets': ['labels', 'annotations'],
+  'apps/statefulsets': ['labels', 'annotations'],
+  'apps/daemonsets': ['labels', 'annotations'],
+};
 
 export type FakeVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
 export type FakeWriteVerb = 'create' | 'update' | 'patch' | 'delete';
@@ -306,6 +314,10 @@ export class FakeClient implements Client {
     const next = deepCopy(existing);
     if (input.status === undefined) delete next.status;
     else next.status = deepCopy(input.status);
+    for (const key of STATUS_WRITES_METADATA[`${ref.group}/${ref.resource}`] ?? []) {
+      if (input.metadata[key] === undefined) delete next.metadata[key];
+      else next.metadata[key] = deepCopy(input.metadata[key]);
+    }
     next.metadata.resourceVersion = input.metadata.resourceVersion;
     next.metadata.uid = input.metadata.uid ?? existing.metadata.uid;
     return this.writeUpdate(ref, existing, next, options);

@@ -97,16 +97,11 @@ export class DeploymentRollout {
     if (written.metadata.resourceVersion !== undefined) state.d.metadata.resourceVersion = written.metadata.resourceVersion;
   }
 
-  /**
-   * The Deployment's revision annotation. Upstream writes it with the status
-   * (its Deployment status strategy keeps annotations); ours resets metadata
-   * on /status, so it is a merge patch of the annotation alone.
-   */
+  /** The Deployment's revision annotation, written with its status as upstream does (its /status keeps annotations). */
   private async setDeploymentRevision(state: State, revision: string): Promise<void> {
     if (revision === '' || state.d.metadata.annotations?.[REVISION_ANNOTATION] === revision) return;
-    const written = await this.deps.deployments.patch(state.d.metadata.name ?? '', 'merge', { metadata: { annotations: { [REVISION_ANNOTATION]: revision } } }, { namespace: state.d.metadata.namespace ?? '' });
     state.d.metadata.annotations = { ...state.d.metadata.annotations, [REVISION_ANNOTATION]: revision };
-    if (written.metadata.resourceVersion !== undefined) state.d.metadata.resourceVersion = written.metadata.resourceVersion;
+    await this.updateStatus(state);
   }
 
   // ---- the new ReplicaSet and revisions (upstream's getAllReplicaSetsAndSyncRevision / getNewReplicaSet)
