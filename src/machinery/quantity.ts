@@ -100,3 +100,32 @@ export function canonicalQuantity(text: string): string {
   // Upstream has no SI suffix past E and then prints the bare mantissa; so do we.
   return `${mantissa}${DECIMAL_BY_EXPONENT.get(scale) ?? ''}`;
 }
+
+/**
+ * The value of a quantity in thousandths, rounded up as upstream's
+ * `Quantity.MilliValue()` does (`100m` → 100, `1` → 1000, `0.0001` → 1): the
+ * unit the scheduler counts cpu in. Text that does not parse gives undefined.
+ */
+export function quantityMilliValue(text: string): number | undefined {
+  const q = parse(text);
+  return q === undefined ? undefined : ceilScaled(q, 3);
+}
+
+/**
+ * The value of a quantity as a whole number, rounded up as upstream's
+ * `Quantity.Value()` does (`1Gi` → 1073741824, `500m` → 1): the unit of
+ * memory, storage, pods and extended resources. Text that does not parse gives undefined.
+ */
+export function quantityValue(text: string): number | undefined {
+  const q = parse(text);
+  return q === undefined ? undefined : ceilScaled(q, 0);
+}
+
+/** mantissa × 10^(scale + shift), rounded towards +∞, as a JS number. */
+function ceilScaled({ mantissa, scale }: Parsed, shift: number): number {
+  const exponent = scale + shift;
+  if (exponent >= 0) return Number(mantissa * 10n ** BigInt(exponent));
+  const divisor = 10n ** BigInt(-exponent);
+  const quotient = mantissa / divisor;
+  return Number(mantissa % divisor !== 0n && mantissa > 0n ? quotient + 1n : quotient);
+}
