@@ -1,0 +1,82 @@
+/**
+ * A pod's topology spread constraints as the plugin uses them (upstream's
+ * internal topologySpreadConstraint): selector parsed (with matchLabelKeys
+ * merged in), minDomains defaulted to 1, nodeAffinityPolicy to Honor and
+ * nodeTaintsPolicy to Ignore. Pods without constraints of their own get the
+ * plugin's default constraints, with a selector derived from their Services
+ * and controller (none when that selector is empty).
+ */
+import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
+import { labelSelectorFromObject, labelSelectorFromSet, type LabelSelector, type Labels } from '../../../machinery/selectors/label-selector.js';
+import type { Node, Pod, PodInfo } from '../../framework/types.js';
+import { hasUntoleratedDoNotScheduleTaint, type RequiredNodeAffinity } from './node-inclusion.js';
+
+export type WhenUnsatisfiable = 'DoNotSchedule' | 'ScheduleAnyway';
+
+export interface SpreadConstraint {
+  readonly maxSkew: number;
+  readonly topologyKey: string;
+  readonly selector: LabelSelector;
+  readonly minDomains: number;
+  readonly nodeAffinityPolicy: 'Honor' | 'Ignore';
+  readonly nodeTaintsPolicy: 'Honor' | 'Ignore';
+}
+
+/** `matchLabels` ANDed with the selector's requirements (a selector that selects nothing stays so). */
+function mergeLabelSetWithSelector(matchLabels: Labels, selector: LabelSelector): LabelSelector {
+  if (selector.matchesNothing()) return selector;
+  return labelSelectorFromSet(matchLabels).add(...selector.requirements);
+}
+
+/** The constraints of one action, parsed; throws when a labelSelector does not parse. */
+export function filterTopologySpreadConstraints(constraints: readonly TopologySpreadConstraint[], podLabels: Labels | undefined, action: WhenUnsatisfiable): SpreadConstraint[] {
+  const result: SpreadConstraint[] = [];
+  for (const c of constraints) {
+    if (c.whenUnsatisfiable !== action) continue;
+    let selector = labelSelectorFromObject(c.labelSelector);
+    if ((c.matchLabelKeys ?? []).length > 0 && podLabels !== undefined) {
+      const matchLabels: Record<string, string> = {};
+      for (const key of c.matchLabelKeys ?? []) if (Object.hasOwn(podLabels, key)) matchLabels[key] = podLabels[key]!;
+      if (Object.keys(matchLabels).length > 0) selector = mergeLabelSetWithSelector(matchLabels, selector);
+    }
+    result.push({
+      maxSkew: c.maxSkew,
+      topologyKey: c.topologyKey,
+      selector,
+      minDomains: c.minDomains ?? 1,
+      nodeAffinityPolicy: c.nodeAffinityPolicy === 'Ignore' ? 'Ignore' : 'Honor',
+      nodeTaintsPolicy: c.nodeTaintsPolicy === 'Honor' ? 'Honor' : 'Ignore',
+    });
+  }
+  return result;
+}
+
+/** Whether the node carries every constraint's topology key. */
+export function nodeLabelsMatchSpreadConstraints(labels: Labels | undefined, constraints: readonly SpreadConstraint[]): boolean {
+  for (const c of constraints) if (labels === undefined || !Object.hasOwn(labels, c.topologyKey)) return false;
+  return true;
+}
+
+/** Whether the node counts for the constraint under its nodeAffinityPolicy and nodeTaintsPolicy. */
+export function matchNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: Node, required: RequiredNodeAffinity): boolean {
+  if (c.nodeAffinityPolicy === 'Honor' && !required.matches(node)) return false;
+  if (c.nodeTaintsPolicy === 'Honor' && hasUntoleratedDoNotScheduleTaint(node, pod.spec?.tolerations)) return false;
+  return true;
+}
+
+/** Pods of `namespace` that the selector selects, terminating ones excluded; an empty selector counts none (as upstream). */
+export function countPodsMatchSelector(pods: readonly PodInfo[], selector: LabelSelector, namespace: string): number {
+  if (selector.empty()) return 0;
+  let count = 0;
+  for (const p of pods) {
+    const meta = p.pod.metadata;
+    if ((meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null) || (meta.namespace ?? '') !== namespace) continue;
+    if (selector.matches(meta.labels)) count++;
+  }
+  return count;
+}
+
+/** Whether the labels are selected by any constraint's selector. */
+export function podLabelsMatchSpreadConstraints(constraints: readonly SpreadConstraint[], labels: Labels | undefined): boolean {
+  return constraints.some((c) => c.selector.matches(labels));
+}
