@@ -13,7 +13,7 @@ import type { Labels } from '../../../machinery/selectors/label-selector.js';
 import type { StateData } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { affinityTermMatches, type AffinityTerm, type Node, type Pod, type PodInfo } from '../../framework/types.js';
-import { TopologyPairCounts } from './topology-pair-counts.js';
+import { TopologyPairCounts, TopologyValueIds } from './topology-pair-counts.js';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilterInterPodAffinity';
 
@@ -88,8 +88,8 @@ export class PreFilterState implements StateData {
 }
 
 /** Pairs where existing pods' required anti-affinity terms match the incoming pod; `nodes` are those holding such pods. */
-export function existingAntiAffinityCounts(pod: Pod, namespaceLabels: Labels | undefined, nodes: readonly NodeInfo[]): TopologyPairCounts {
-  const counts = new TopologyPairCounts();
+export function existingAntiAffinityCounts(pod: Pod, namespaceLabels: Labels | undefined, nodes: readonly NodeInfo[], ids = new TopologyValueIds()): TopologyPairCounts {
+  const counts = new TopologyPairCounts(ids);
   for (const nodeInfo of nodes) {
     const labels = nodeInfo.node?.metadata.labels;
     if (labels === undefined) continue;
@@ -104,9 +104,13 @@ export function existingAntiAffinityCounts(pod: Pod, namespaceLabels: Labels | u
 }
 
 /** Pairs where existing pods match the incoming pod's required affinity (all terms) and anti-affinity (each term). */
-export function incomingAffinityAntiAffinityCounts(incoming: IncomingPodTerms, nodes: readonly NodeInfo[]): { affinity: TopologyPairCounts; antiAffinity: TopologyPairCounts } {
-  const affinity = new TopologyPairCounts();
-  const antiAffinity = new TopologyPairCounts();
+export function incomingAffinityAntiAffinityCounts(
+  incoming: IncomingPodTerms,
+  nodes: readonly NodeInfo[],
+  ids = new TopologyValueIds(),
+): { affinity: TopologyPairCounts; antiAffinity: TopologyPairCounts } {
+  const affinity = new TopologyPairCounts(ids);
+  const antiAffinity = new TopologyPairCounts(ids);
   const { requiredAffinityTerms, requiredAntiAffinityTerms } = incoming;
   if (requiredAffinityTerms.length === 0 && requiredAntiAffinityTerms.length === 0) return { affinity, antiAffinity };
   for (const nodeInfo of nodes) {

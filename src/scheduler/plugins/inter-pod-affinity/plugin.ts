@@ -39,6 +39,7 @@ import {
   satisfyPodAntiAffinity,
 } from './filtering.js';
 import { namespaceLabelsSnapshot, resolveTermsNamespaces, resolveWeightedTermsNamespaces } from './namespaces.js';
+import { TopologyValueIds } from './topology-pair-counts.js';
 import { nodeScore, normalizeScores, PRE_SCORE_STATE_KEY, topologyScore, type PreScoreState } from './scoring.js';
 
 export const NAME = 'InterPodAffinity';
@@ -53,6 +54,8 @@ function parsePod(pod: Pod): PodInfo | Status {
 
 export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions, PreFilterExtensions, ScoreExtensions {
   readonly name = NAME;
+  /** Topology values interned across cycles (see TopologyPairCounts). */
+  private valueIds = new TopologyValueIds();
 
   constructor(
     readonly args: InterPodAffinityArgs,
@@ -69,8 +72,11 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
       requiredAntiAffinityTerms: resolveTermsNamespaces(info.requiredAntiAffinityTerms, this.namespaces),
     };
     const namespaceLabels = namespaceLabelsSnapshot(this.namespaces, pod.metadata.namespace ?? '');
-    const existing = existingAntiAffinityCounts(pod, namespaceLabels, this.handle.snapshot.nodeInfos().havePodsWithRequiredAntiAffinityList());
-    const { affinity, antiAffinity } = incomingAffinityAntiAffinityCounts(incoming, nodes);
+    // Values of deleted nodes stay interned: start afresh once they outnumber the live ones (earlier states keep their own).
+    if (this.valueIds.size > 4 * nodes.length + 1024) this.valueIds = new TopologyValueIds();
+    const ids = this.valueIds;
+    const existing = existingAntiAffinityCounts(pod, namespaceLabels, this.handle.snapshot.nodeInfos().havePodsWithRequiredAntiAffinityList(), ids);
+    const { affinity, antiAffinity } = incomingAffinityAntiAffinityCounts(incoming, nodes, ids);
     if (existing.size === 0 && incoming.requiredAffinityTerms.length === 0 && incoming.requiredAntiAffinityTerms.length === 0) return { status: skip() };
     state.write(PRE_FILTER_STATE_KEY, new PreFilterState(incoming, namespaceLabels, existing, affinity, antiAffinity));
     return undefined;

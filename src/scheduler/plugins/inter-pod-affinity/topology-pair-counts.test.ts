@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TopologyPairCounts } from './topology-pair-counts.js';
+import { TopologyPairCounts, TopologyValueIds } from './topology-pair-counts.js';
 
 describe('TopologyPairCounts', () => {
   it('counts pairs, drops those back at zero, and clones independently', () => {
@@ -21,5 +21,22 @@ describe('TopologyPairCounts', () => {
     assert.equal(counts.anyPositiveForNode(undefined), false);
     counts.add('zone', 'c', 0);
     assert.equal(counts.size, 1);
+  });
+
+  it('shares interned values between counts and grows past its initial capacity', () => {
+    const ids = new TopologyValueIds();
+    const a = new TopologyPairCounts(ids);
+    const b = new TopologyPairCounts(ids);
+    for (let i = 0; i < 40; i++) a.add('host', `n${i}`, 1);
+    b.add('host', 'n39', 2);
+    assert.equal(ids.size, 40);
+    assert.equal(a.size, 40);
+    assert.equal(a.get('host', 'n39'), 1);
+    assert.equal(b.get('host', 'n39'), 2);
+    assert.equal(b.get('host', 'n0'), 0);
+    assert.equal(b.get('host', 'unknown'), 0);
+    assert.equal(b.size, 1);
+    a.add('host', 'n3', -1);
+    assert.equal(a.size, 39);
   });
 });

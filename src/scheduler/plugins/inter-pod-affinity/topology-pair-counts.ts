@@ -1,13 +1,50 @@
 /**
  * Counts per topology pair (topologyKey, value), as upstream's
- * topologyToMatchedTermCount, stored as key → value → count so that a
- * node is checked with one lookup per distinct topology key instead of one
- * per node label. A pair whose count drops to zero is removed, so `size`
+ * topologyToMatchedTermCount. Building a fresh map of 5,000 hostnames every
+ * cycle costs more than everything else PreFilter does, so values are
+ * interned once into dense ids ({@link TopologyValueIds}, shared across
+ * cycles) and each cycle only fills typed arrays indexed by id. A pair whose
+ * count is zero does not count in `size` (as upstream deletes it), so `size`
  * tells whether any pair is counted at all.
  */
-export class TopologyPairCounts {
+
+/** Dense ids of topology values, per topology key; only grows (start a new one to shrink). */
+export class TopologyValueIds {
   private readonly byKey = new Map<string, Map<string, number>>();
+  /** Number of ids handed out, over all keys. */
+  size = 0;
+
+  /** The value → id map of a key (created empty when new). */
+  idsOf(key: string): Map<string, number> {
+    let ids = this.byKey.get(key);
+    if (ids === undefined) this.byKey.set(key, (ids = new Map()));
+    return ids;
+  }
+
+  /** The id of the value under a key, handing out the next one when new. */
+  intern(ids: Map<string, number>, value: string): number {
+    let id = ids.get(value);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(value, id);
+      this.size++;
+    }
+    return id;
+  }
+}
+
+interface KeyCounts {
+  readonly ids: Map<string, number>;
+  counts: Int32Array;
+}
+
+const INITIAL_CAPACITY = 16;
+
+export class TopologyPairCounts {
+  private readonly byKey = new Map<string, KeyCounts>();
   private pairs = 0;
+
+  constructor(private readonly ids: TopologyValueIds = new TopologyValueIds()) {}
 
   /** Number of pairs with a non-zero count. */
   get size(): number {
@@ -15,24 +52,31 @@ export class TopologyPairCounts {
   }
 
   get(key: string, value: string): number {
-    return this.byKey.get(key)?.get(value) ?? 0;
+    const kc = this.byKey.get(key);
+    if (kc === undefined) return 0;
+    const id = kc.ids.get(value);
+    return id === undefined || id >= kc.counts.length ? 0 : kc.counts[id]!;
   }
 
   add(key: string, value: string, delta: number): void {
-    let values = this.byKey.get(key);
-    if (values === undefined) this.byKey.set(key, (values = new Map()));
-    const before = values.get(value);
-    const after = (before ?? 0) + delta;
-    if (after === 0) {
-      if (before !== undefined) {
-        values.delete(value);
-        this.pairs--;
-        if (values.size === 0) this.byKey.delete(key);
-      }
-      return;
+    if (delta === 0) return;
+    let kc = this.byKey.get(key);
+    if (kc === undefined) {
+      const ids = this.ids.idsOf(key);
+      kc = { ids, counts: new Int32Array(Math.max(INITIAL_CAPACITY, ids.size)) };
+      this.byKey.set(key, kc);
     }
-    if (before === undefined) this.pairs++;
-    values.set(value, after);
+    const id = this.ids.intern(kc.ids, value);
+    if (id >= kc.counts.length) {
+      const grown = new Int32Array(Math.max(id + 1, kc.counts.length * 2));
+      grown.set(kc.counts);
+      kc.counts = grown;
+    }
+    const before = kc.counts[id]!;
+    const after = before + delta;
+    kc.counts[id] = after;
+    if (before === 0) this.pairs++;
+    else if (after === 0) this.pairs--;
   }
 
   /** Add `delta` for the pair (key, node's label `key`) if the node has that label. */
@@ -44,22 +88,29 @@ export class TopologyPairCounts {
   /** Whether any pair of the node's labels has a positive count (upstream walks the node's labels; this walks the counted keys). */
   anyPositiveForNode(labels: Readonly<Record<string, string>> | undefined): boolean {
     if (labels === undefined || this.pairs === 0) return false;
-    for (const [key, values] of this.byKey) {
+    for (const [key, kc] of this.byKey) {
       if (!Object.hasOwn(labels, key)) continue;
-      if ((values.get(labels[key]!) ?? 0) > 0) return true;
+      const id = kc.ids.get(labels[key]!);
+      if (id !== undefined && id < kc.counts.length && kc.counts[id]! > 0) return true;
     }
     return false;
   }
 
+  /** The non-zero pairs, as [key, value, count]. */
   entries(): Array<[string, string, number]> {
     const out: Array<[string, string, number]> = [];
-    for (const [key, values] of this.byKey) for (const [value, count] of values) out.push([key, value, count]);
+    for (const [key, kc] of this.byKey) {
+      for (const [value, id] of kc.ids) {
+        const count = id < kc.counts.length ? kc.counts[id]! : 0;
+        if (count !== 0) out.push([key, value, count]);
+      }
+    }
     return out;
   }
 
   clone(): TopologyPairCounts {
-    const copy = new TopologyPairCounts();
-    for (const [key, values] of this.byKey) copy.byKey.set(key, new Map(values));
+    const copy = new TopologyPairCounts(this.ids);
+    for (const [key, kc] of this.byKey) copy.byKey.set(key, { ids: kc.ids, counts: kc.counts.slice() });
     copy.pairs = this.pairs;
     return copy;
   }
