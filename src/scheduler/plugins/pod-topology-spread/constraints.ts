@@ -9,6 +9,7 @@
 import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
 import { labelSelectorFromObject, labelSelectorFromSet, type LabelSelector, type Labels } from '../../../machinery/selectors/label-selector.js';
 import type { Node, Pod, PodInfo } from '../../framework/types.js';
+import { compileLabelSelector, type LabelsMatcher } from './label-matcher.js';
 import { hasUntoleratedDoNotScheduleTaint, type RequiredNodeAffinity } from './node-inclusion.js';
 
 export type WhenUnsatisfiable = 'DoNotSchedule' | 'ScheduleAnyway';
@@ -17,6 +18,8 @@ export interface SpreadConstraint {
   readonly maxSkew: number;
   readonly topologyKey: string;
   readonly selector: LabelSelector;
+  /** `selector.matches`, compiled. */
+  readonly matches: LabelsMatcher;
   readonly minDomains: number;
   readonly nodeAffinityPolicy: 'Honor' | 'Ignore';
   readonly nodeTaintsPolicy: 'Honor' | 'Ignore';
@@ -43,6 +46,7 @@ export function filterTopologySpreadConstraints(constraints: readonly TopologySp
       maxSkew: c.maxSkew,
       topologyKey: c.topologyKey,
       selector,
+      matches: compileLabelSelector(selector),
       minDomains: c.minDomains ?? 1,
       nodeAffinityPolicy: c.nodeAffinityPolicy === 'Ignore' ? 'Ignore' : 'Honor',
       nodeTaintsPolicy: c.nodeTaintsPolicy === 'Honor' ? 'Honor' : 'Ignore',
@@ -57,6 +61,12 @@ export function nodeLabelsMatchSpreadConstraints(labels: Labels | undefined, con
   return true;
 }
 
+/** The constraints with another selector (default constraints take the pod's default selector). */
+export function withSelector(constraints: readonly SpreadConstraint[], selector: LabelSelector): SpreadConstraint[] {
+  const matches = compileLabelSelector(selector);
+  return constraints.map((c) => ({ ...c, selector, matches }));
+}
+
 /** Whether the node counts for the constraint under its nodeAffinityPolicy and nodeTaintsPolicy. */
 export function matchNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: Node, required: RequiredNodeAffinity): boolean {
   if (c.nodeAffinityPolicy === 'Honor' && !required.matches(node)) return false;
@@ -64,19 +74,20 @@ export function matchNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: 
   return true;
 }
 
-/** Pods of `namespace` that the selector selects, terminating ones excluded; an empty selector counts none (as upstream). */
-export function countPodsMatchSelector(pods: readonly PodInfo[], selector: LabelSelector, namespace: string): number {
-  if (selector.empty()) return 0;
+/** Pods of `namespace` that the constraint's selector selects, terminating ones excluded; an empty selector counts none (as upstream). */
+export function countPodsMatchSelector(pods: readonly PodInfo[], c: SpreadConstraint, namespace: string): number {
+  if (c.selector.empty()) return 0;
+  const matches = c.matches;
   let count = 0;
   for (const p of pods) {
     const meta = p.pod.metadata;
     if ((meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null) || (meta.namespace ?? '') !== namespace) continue;
-    if (selector.matches(meta.labels)) count++;
+    if (matches(meta.labels)) count++;
   }
   return count;
 }
 
 /** Whether the labels are selected by any constraint's selector. */
 export function podLabelsMatchSpreadConstraints(constraints: readonly SpreadConstraint[], labels: Labels | undefined): boolean {
-  return constraints.some((c) => c.selector.matches(labels));
+  return constraints.some((c) => c.matches(labels));
 }

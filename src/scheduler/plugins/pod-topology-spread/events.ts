@@ -50,7 +50,7 @@ export function podChangeHint(constraintsOf: ConstraintsOf): (pod: Pod, oldObjec
       }
       if (semanticDeepEqual(modified.metadata.labels, original.metadata.labels)) return QueueingHint.Skip;
       for (const c of constraints) {
-        if (c.selector.matches(original.metadata.labels) !== c.selector.matches(modified.metadata.labels)) return QueueingHint.Queue;
+        if (c.matches(original.metadata.labels) !== c.matches(modified.metadata.labels)) return QueueingHint.Queue;
       }
       return QueueingHint.Skip;
     }

@@ -104,7 +104,7 @@ export class PreFilterState implements StateData {
     const labels = node.metadata.labels;
     if (!nodeLabelsMatchSpreadConstraints(labels, this.constraints)) return;
     this.constraints.forEach((c, i) => {
-      if (!c.selector.matches(updatedPod.metadata.labels)) return;
+      if (!c.matches(updatedPod.metadata.labels)) return;
       if (!matchNodeInclusionPolicies(c, preemptor, node, this.requiredAffinity)) return;
       const value = labels![c.topologyKey]!;
       const num = (this.matchNum[i]!.get(value) ?? 0) + delta;
@@ -119,6 +119,8 @@ export function computePreFilterState(pod: Pod, constraints: readonly SpreadCons
   const requiredAffinity = RequiredNodeAffinity.of(pod);
   const namespace = pod.metadata.namespace ?? '';
   const matchNum = constraints.map(() => new Map<string, number>());
+  // Most pods restrict no nodes and most constraints ignore taints: then no node needs the inclusion check.
+  const checkInclusion = constraints.map((c) => (c.nodeAffinityPolicy === 'Honor' && !requiredAffinity.isEmpty) || c.nodeTaintsPolicy === 'Honor');
   for (const nodeInfo of nodes) {
     const node = nodeInfo.node;
     if (node === undefined) continue;
@@ -126,10 +128,10 @@ export function computePreFilterState(pod: Pod, constraints: readonly SpreadCons
     if (!nodeLabelsMatchSpreadConstraints(labels, constraints)) continue;
     for (let i = 0; i < constraints.length; i++) {
       const c = constraints[i]!;
-      if (!matchNodeInclusionPolicies(c, pod, node, requiredAffinity)) continue;
+      if (checkInclusion[i] && !matchNodeInclusionPolicies(c, pod, node, requiredAffinity)) continue;
       const value = labels![c.topologyKey]!;
       const counts = matchNum[i]!;
-      counts.set(value, (counts.get(value) ?? 0) + countPodsMatchSelector(nodeInfo.pods, c.selector, namespace));
+      counts.set(value, (counts.get(value) ?? 0) + countPodsMatchSelector(nodeInfo.pods, c, namespace));
     }
   }
   const criticalPaths = matchNum.map((counts) => {
@@ -137,7 +139,7 @@ export function computePreFilterState(pod: Pod, constraints: readonly SpreadCons
     for (const [value, num] of counts) paths.update(value, num);
     return paths;
   });
-  const selfMatchNum = constraints.map((c) => (c.selector.matches(pod.metadata.labels) ? 1 : 0));
+  const selfMatchNum = constraints.map((c) => (c.matches(pod.metadata.labels) ? 1 : 0));
   return new PreFilterState(constraints, matchNum, criticalPaths, selfMatchNum, requiredAffinity, matchNum.map((m) => m.size));
 }
 

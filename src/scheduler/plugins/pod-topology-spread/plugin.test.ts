@@ -247,6 +247,18 @@ describe('PodTopologySpread', () => {
       });
     });
 
+    it('honours nodeAffinityPolicy when counting a domain', () => {
+      const nodes = zonedNodes({ n1: { labels: { disk: 'ssd' } }, n3: { labels: { disk: 'ssd' } } });
+      const { plugin, infos } = setup(nodes, placed({ n1: 2, n2: 1, n3: 1 }));
+      const feasible = [infos[0]!, infos[2]!];
+      const spec = { nodeSelector: { disk: 'ssd' } };
+      // Honor: zone a counts n1 only (2 × log 4 = 2.77 → 3); Ignore: n1 and n2 (3 × log 4 = 4.16 → 4).
+      const honor = scoreAll(plugin, incoming([soft()], { spec }), feasible);
+      assert.deepEqual(honor === 'skip' ? honor : honor.raw, { n1: 3, n3: 1 });
+      const ignore = scoreAll(plugin, incoming([soft({ nodeAffinityPolicy: 'Ignore' })], { spec }), feasible);
+      assert.deepEqual(ignore === 'skip' ? ignore : ignore.raw, { n1: 4, n3: 1 });
+    });
+
     it('gives every node the full score when no pod matches', () => {
       const { plugin, infos } = setup(zonedNodes().slice(0, 4), []);
       const result = scoreAll(plugin, incoming([soft()]), infos);

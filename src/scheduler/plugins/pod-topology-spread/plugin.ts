@@ -26,7 +26,7 @@ import { errorStatus, skip, unresolvable, unschedulable, type PluginStatus, type
 import type { Pod, PodInfo } from '../../framework/types.js';
 import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
 import { parsePodTopologySpreadArgs, SYSTEM_DEFAULT_CONSTRAINTS, type PodTopologySpreadArgs } from './args.js';
-import { filterTopologySpreadConstraints, type SpreadConstraint, type WhenUnsatisfiable } from './constraints.js';
+import { filterTopologySpreadConstraints, withSelector, type SpreadConstraint, type WhenUnsatisfiable } from './constraints.js';
 import { defaultSelector, type WorkloadIndexers } from './default-selector.js';
 import { podTopologySpreadEvents } from './events.js';
 import { computePreFilterState, ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, filterNode, PRE_FILTER_STATE_KEY, PreFilterState } from './filtering.js';
@@ -65,7 +65,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     if (defaults.length === 0 || this.workloads === undefined) return [];
     const selector = defaultSelector(pod, this.workloads);
     if (selector.empty()) return [];
-    return defaults.map((c) => ({ ...c, selector }));
+    return withSelector(defaults, selector);
   }
 
   preFilter(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): PreFilterOutcome | undefined {

@@ -73,22 +73,24 @@ export function computePreScoreState(
 
   const requiredAffinity = RequiredNodeAffinity.of(pod);
   const namespace = pod.metadata.namespace ?? '';
-  const needsCounting = constraints.some((c) => c.topologyKey !== LABEL_HOSTNAME);
-  if (needsCounting) {
+  const checkInclusion = constraints.map((c) => (c.nodeAffinityPolicy === 'Honor' && !requiredAffinity.isEmpty) || c.nodeTaintsPolicy === 'Honor');
+  // Hostname domains are counted per node at Score time.
+  const counted = constraints.map((_, i) => i).filter((i) => constraints[i]!.topologyKey !== LABEL_HOSTNAME);
+  if (counted.length > 0) {
     for (const nodeInfo of allNodes) {
       const node = nodeInfo.node;
       if (node === undefined) continue;
       const labels = node.metadata.labels;
       if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) continue;
-      constraints.forEach((c, i) => {
-        if (c.topologyKey === LABEL_HOSTNAME) return;
+      for (const i of counted) {
+        const c = constraints[i]!;
         const value = labelValue(labels, c.topologyKey);
         const current = counts[i]!.get(value);
         // Only domains of feasible nodes matter.
-        if (current === undefined) return;
-        if (!matchNodeInclusionPolicies(c, pod, node, requiredAffinity)) return;
-        counts[i]!.set(value, current + countPodsMatchSelector(nodeInfo.pods, c.selector, namespace));
-      });
+        if (current === undefined) continue;
+        if (checkInclusion[i] && !matchNodeInclusionPolicies(c, pod, node, requiredAffinity)) continue;
+        counts[i]!.set(value, current + countPodsMatchSelector(nodeInfo.pods, c, namespace));
+      }
     }
   }
   return { constraints, ignoredNodes, topologyValueToPodCounts: counts, topologyNormalizingWeight: topologyNormalizingWeightOf };
@@ -103,7 +105,7 @@ export function nodeScore(state: PreScoreState, pod: Pod, nodeInfo: NodeInfo, no
     if (!Object.hasOwn(labels, c.topologyKey)) return;
     const count =
       c.topologyKey === LABEL_HOSTNAME
-        ? countPodsMatchSelector(nodeInfo.pods, c.selector, pod.metadata.namespace ?? '')
+        ? countPodsMatchSelector(nodeInfo.pods, c, pod.metadata.namespace ?? '')
         : (state.topologyValueToPodCounts[i]!.get(labels[c.topologyKey]!) ?? 0);
     score += scoreForCount(count, c.maxSkew, state.topologyNormalizingWeight[i]!);
   });
