@@ -29,7 +29,7 @@ describe('PodTopologySpread events', () => {
       events.map((e) => [e.event.resource, e.event.actionType]),
       [
         ['Pod', ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete],
-        ['UnscheduledPod', ActionType.UpdatePodTolerations],
+        ['UnscheduledPod', ActionType.UpdatePodLabel | ActionType.UpdatePodTolerations],
         ['Node', ActionType.Add | ActionType.Delete | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint],
       ],
     );
@@ -61,6 +61,8 @@ describe('PodTopologySpread events', () => {
     const withToleration = (p: Pod): Pod => ({ ...p, spec: { ...p.spec!, tolerations: [{ key: 'x', operator: 'Exists' }] } });
     assert.equal(pod(target('Honor'), target('Honor'), withToleration(target('Honor'))), QueueingHint.Queue);
     assert.equal(pod(target(), target(), withToleration(target())), QueueingHint.Skip);
+    const relabelled = { ...target(), metadata: { ...target().metadata, labels: { foo: 'other' } } };
+    assert.equal(pod(target(), target(), relabelled), QueueingHint.Queue);
   });
 
   it('pod hint: constraints that do not parse queue the pod', () => {

@@ -3,7 +3,8 @@
  * schedulable, with upstream's queueing hints (QueueingHints enabled):
  * assigned pods of the pod's namespace added, relabelled or deleted when a
  * constraint's selector cares; the pod itself getting new tolerations when a
- * constraint honours taints; nodes added, deleted, relabelled or retainted
+ * constraint honours taints, or new labels that change whether it matches a
+ * selector; nodes added, deleted, relabelled or retainted
  * when they carry the constraints' topology keys.
  */
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/cluster-event.js';
@@ -88,7 +89,8 @@ export function podTopologySpreadEvents(constraintsOf: ConstraintsOf): ClusterEv
   const podHint = podChangeHint(constraintsOf);
   return [
     { event: { resource: 'Pod', actionType: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete, label: 'AssignedPodChange' }, hint: podHint },
-    { event: { resource: 'UnscheduledPod', actionType: ActionType.UpdatePodTolerations, label: 'UnscheduledPodUpdateTolerations' }, hint: podHint },
+    // Upstream's Pod registration also covers the pending pod's own updates: new tolerations, or labels that change whether it matches itself.
+    { event: { resource: 'UnscheduledPod', actionType: ActionType.UpdatePodLabel | ActionType.UpdatePodTolerations, label: 'UnscheduledPodUpdate' }, hint: podHint },
     {
       event: { resource: 'Node', actionType: ActionType.Add | ActionType.Delete | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint, label: 'NodeChange' },
       hint: nodeChangeHint(constraintsOf),
