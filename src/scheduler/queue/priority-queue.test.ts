@@ -136,6 +136,17 @@ describe('PriorityQueue ordering and pop', () => {
     assert.deepEqual(q.pendingPods(), { active: 2, backoff: 0, unschedulable: 0, gated: 1 });
   });
 
+  it('reads the frameworks map lazily, so the runtime may fill it after building the queue', async () => {
+    const clock = new FakeClock();
+    const frameworks = new Map<string, Framework>();
+    const q = newPriorityQueue(frameworks, { now: clock.now });
+    const lowFirst = (a: QueuedPodInfo, b: QueuedPodInfo): boolean => (a.podInfo.pod.spec?.priority ?? 0) < (b.podInfo.pod.spec?.priority ?? 0);
+    frameworks.set('default-scheduler', newFakeFramework({ queueSortLess: lowFirst }));
+    q.add(makePod('high', { priority: 9 }));
+    q.add(makePod('low', { priority: 1 }));
+    assert.equal(await popName(q), 'low');
+  });
+
   it('orders pods by the default PrioritySort without frameworks', async () => {
     const clock = new FakeClock();
     const q = newPriorityQueue(new Map(), { now: clock.now });
@@ -193,10 +204,12 @@ describe('PriorityQueue backoff', () => {
   it('run() flushes backoffQ on its timer, so a waiting pop gets the pod', async () => {
     const { q } = setup({}, { now: Date.now, podInitialBackoffMs: 1, podMaxBackoffMs: 1, backoffFlushIntervalMs: 5 });
     q.run();
+    const keepAlive = setInterval(() => undefined, 60_000); // the queue's timers are unref()'d
     q.add(makePod('a'));
     await failCycle(q);
     assert.equal(await popName(q), 'a');
     q.close();
+    clearInterval(keepAlive);
   });
 
   it('flushes pods that stayed in the pool longer than podMaxInUnschedulablePodsDuration', async () => {
@@ -216,10 +229,12 @@ describe('PriorityQueue backoff', () => {
     const { q } = setup({}, { now: Date.now, podInitialBackoffMs: 1, podMaxBackoffMs: 1, podMaxInUnschedulablePodsDurationMs: 0, unschedulableFlushIntervalMs: 5, backoffFlushIntervalMs: 5 });
     q.run();
     q.run(); // idempotent
+    const keepAlive = setInterval(() => undefined, 60_000); // the queue's timers are unref()'d
     q.add(makePod('a'));
     await failCycle(q, ['NodeAffinity']);
     assert.equal(await popName(q), 'a');
     q.close();
+    clearInterval(keepAlive);
   });
 });
 

@@ -84,6 +84,7 @@ export class PriorityQueue implements SchedulingQueue {
   private closed = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly registrations = new Map<string, ReadonlyMap<string, readonly ClusterEventWithHint[]>>();
+  private sortLess: ((a: QueuedPodInfo, b: QueuedPodInfo) => boolean) | undefined;
 
   constructor(
     private readonly frameworks: ReadonlyMap<string, Framework>,
@@ -93,9 +94,7 @@ export class PriorityQueue implements SchedulingQueue {
     this.initialBackoffMs = options.podInitialBackoffMs ?? DEFAULT_POD_INITIAL_BACKOFF_MS;
     this.maxBackoffMs = options.podMaxBackoffMs ?? DEFAULT_POD_MAX_BACKOFF_MS;
     this.maxInUnschedulableMs = options.podMaxInUnschedulablePodsDurationMs ?? DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS;
-    // Upstream requires every profile to share one QueueSort: the first one's orders activeQ.
-    const first = frameworks.values().next().value;
-    const less = first === undefined ? defaultLess : (a: QueuedPodInfo, b: QueuedPodInfo): boolean => first.queueSortLess(a, b);
+    const less = (a: QueuedPodInfo, b: QueuedPodInfo): boolean => this.queueSortLess(a, b);
     this.activeQ = new KeyedHeap(uidOf, less);
     this.backoffQ = new KeyedHeap(uidOf, (a, b) => {
       const ea = this.backoffExpiry(a);
@@ -294,6 +293,21 @@ export class PriorityQueue implements SchedulingQueue {
 
   // ---- internals ----
 
+  /**
+   * Upstream requires every profile to share one QueueSort: the first
+   * profile's orders activeQ. Looked up on first use, so that the runtime may
+   * fill the frameworks map after building the queue (its plugins' Handle
+   * needs the queue as nominator).
+   */
+  private queueSortLess(a: QueuedPodInfo, b: QueuedPodInfo): boolean {
+    if (this.sortLess === undefined) {
+      const first = this.frameworks.values().next().value;
+      if (first === undefined) return defaultLess(a, b);
+      this.sortLess = (x, y) => first.queueSortLess(x, y);
+    }
+    return this.sortLess(a, b);
+  }
+
   private backoffExpiry(info: QueuedPodInfo): number {
     return info.timestamp + this.backoffDuration(info);
   }
@@ -484,7 +498,12 @@ function runHint(registered: ClusterEventWithHint, pod: Pod, oldObject: unknown,
   }
 }
 
-/** The scheduling queue of the profiles' frameworks (keyed by schedulerName). */
+/**
+ * The scheduling queue of the profiles' frameworks (keyed by schedulerName).
+ * The map is read lazily: a runtime that needs the queue (as the plugins'
+ * nominator) before its frameworks exist may pass a Map and fill it before
+ * the first pod is added.
+ */
 export function newPriorityQueue(frameworks: ReadonlyMap<string, Framework>, options: SchedulingQueueOptions = {}): PriorityQueue {
   return new PriorityQueue(frameworks, options);
 }

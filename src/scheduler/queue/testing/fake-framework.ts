@@ -14,6 +14,8 @@ export interface FakeFrameworkOptions {
   readonly preEnqueue?: (pod: Pod) => PluginStatus;
   /** plugin name → registered events. */
   readonly events?: Readonly<Record<string, readonly ClusterEventWithHint[]>>;
+  /** QueueSort (default: PrioritySort's). */
+  readonly queueSortLess?: (a: QueuedPodInfo, b: QueuedPodInfo) => boolean;
 }
 
 function notUsed(name: string): () => never {
@@ -34,7 +36,7 @@ export function newFakeFramework(options: FakeFrameworkOptions = {}): Framework 
     eventsToRegisterCalls: 0,
     profileName: options.profileName ?? 'default-scheduler',
     percentageOfNodesToScore: undefined,
-    queueSortLess: prioritySortLess,
+    queueSortLess: options.queueSortLess ?? prioritySortLess,
     runPreEnqueuePlugins: (pod: Pod): PluginStatus => options.preEnqueue?.(pod),
     eventsToRegister(): ReadonlyMap<string, readonly ClusterEventWithHint[]> {
       fw.eventsToRegisterCalls++;
