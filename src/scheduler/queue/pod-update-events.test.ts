@@ -33,6 +33,11 @@ describe('podUpdateEvents', () => {
     assert.equal(event?.label, 'AssignedPodUpdatePodLabel');
   });
 
+  it('takes the resource from the caller when given (an assigned-pod handler)', () => {
+    const [event] = podUpdateEvents(pod(), pod({ labels: { a: 'b' } }), 'Pod');
+    assert.deepEqual(event, { resource: 'Pod', actionType: ActionType.UpdatePodLabel, label: 'AssignedPodUpdatePodLabel' });
+  });
+
   it('sees label changes, additions and removals', () => {
     assert.deepEqual(podUpdateActions(pod({ labels: { a: '1' } }), pod({ labels: { a: '2' } })), [ActionType.UpdatePodLabel]);
     assert.deepEqual(podUpdateActions(pod(), pod({ labels: { a: '1' } })), [ActionType.UpdatePodLabel]);
