@@ -52,6 +52,15 @@ export function podRequestList(pod: Pod, resources: readonly ResourceSpec[], use
   return resources.map((r) => resourceAmount(requests, r.name));
 }
 
+const scratchArrays: [number[], number[]] = [[], []];
+
+function scratch(which: 0 | 1, length: number): number[] {
+  const array = scratchArrays[which];
+  array.length = length;
+  array.fill(0);
+  return array;
+}
+
 const isScalarResourceName = (name: string): boolean => name !== 'cpu' && name !== 'memory' && name !== 'ephemeral-storage' && name !== 'pods';
 
 /**
@@ -66,8 +75,9 @@ export function scoreResourceAllocation(
   useRequested: boolean,
   scorer: ResourceScorer,
 ): number {
-  const requested = new Array<number>(resources.length).fill(0);
-  const allocatable = new Array<number>(resources.length).fill(0);
+  // Score runs synchronously for every node: reuse two scratch arrays (scorers only read them during the call).
+  const requested = scratch(0, resources.length);
+  const allocatable = scratch(1, resources.length);
   const onNode = useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested;
   for (let i = 0; i < resources.length; i++) {
     const name = resources[i]!.name;

@@ -168,6 +168,9 @@ describe('NodeResourcesFit', () => {
         [{ scoringStrategy: { type: 'LeastAllocated', resources: [{ name: 'cpu', weight: -1 }] } }, 'scoringStrategy.resources[0].weight: Invalid value: -1'],
         [{ scoringStrategy: { type: 'LeastAllocated', resources: [{ name: 'cpu', weight: 1.5 }] } }, 'scoringStrategy.resources[0].weight: must be an integer'],
         [{ scoringStrategy: { type: 'LeastAllocated', resources: [{ weight: 1 }] } }, 'scoringStrategy.resources[0].name: must be a string'],
+        [{ scoringStrategy: { type: 'LeastAllocated', resources: ['cpu'] } }, 'scoringStrategy.resources[0]: must be an object, got string'],
+        [{ scoringStrategy: 'LeastAllocated' }, 'scoringStrategy: must be an object, got string'],
+        [{ ignoredResourceGroups: [1] }, 'ignoredResourceGroups[0]: must be a string, got number'],
         [{ scoringStrategy: { type: 'RequestedToCapacityRatio' } }, 'scoringStrategy.requestedToCapacityRatio: Required value'],
         [{ scoringStrategy: { type: 'RequestedToCapacityRatio', requestedToCapacityRatio: { shape: [] } } }, 'scoringStrategy.shape: Required value: at least one point must be specified'],
         [

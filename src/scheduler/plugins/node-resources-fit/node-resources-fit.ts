@@ -23,6 +23,8 @@ const PRE_FILTER_KEY = `PreFilter${NAME}`;
 const PRE_SCORE_KEY = `PreScore${NAME}`;
 
 export const REASON_TOO_MANY_PODS = 'Too many pods';
+const NONE: ReadonlySet<string> = new Set();
+const NO_REASONS: readonly string[] = Object.freeze([]);
 export const insufficientReason = (resource: string): string => `Insufficient ${resource}`;
 
 /** An extended resource (example.com/gpu): not native (no `/`, or `kubernetes.io/`), not a `requests.` quota name. */
@@ -38,28 +40,31 @@ export function isExtendedResourceName(name: string): boolean {
 export function insufficientResources(
   request: Resource,
   nodeInfo: NodeInfo,
-  ignoredResources: ReadonlySet<string> = new Set(),
-  ignoredGroups: ReadonlySet<string> = new Set(),
-): string[] {
-  const reasons: string[] = [];
+  ignoredResources: ReadonlySet<string> = NONE,
+  ignoredGroups: ReadonlySet<string> = NONE,
+): readonly string[] {
+  // Filter runs for every node: allocate only when something is short.
+  let reasons: string[] | undefined;
   const allocatable = nodeInfo.allocatable;
   const requested = nodeInfo.requested;
-  if (nodeInfo.pods.length + 1 > allocatable.allowedPodNumber) reasons.push(REASON_TOO_MANY_PODS);
-  if (request.milliCPU === 0 && request.memory === 0 && request.ephemeralStorage === 0 && request.scalar.size === 0) return reasons;
-  if (request.milliCPU > 0 && request.milliCPU > allocatable.milliCPU - requested.milliCPU) reasons.push('Insufficient cpu');
-  if (request.memory > 0 && request.memory > allocatable.memory - requested.memory) reasons.push('Insufficient memory');
+  if (nodeInfo.pods.length + 1 > allocatable.allowedPodNumber) (reasons ??= []).push(REASON_TOO_MANY_PODS);
+  if (request.milliCPU === 0 && request.memory === 0 && request.ephemeralStorage === 0 && request.scalar.size === 0) return reasons ?? NO_REASONS;
+  if (request.milliCPU > 0 && request.milliCPU > allocatable.milliCPU - requested.milliCPU) (reasons ??= []).push('Insufficient cpu');
+  if (request.memory > 0 && request.memory > allocatable.memory - requested.memory) (reasons ??= []).push('Insufficient memory');
   if (request.ephemeralStorage > 0 && request.ephemeralStorage > allocatable.ephemeralStorage - requested.ephemeralStorage) {
-    reasons.push('Insufficient ephemeral-storage');
+    (reasons ??= []).push('Insufficient ephemeral-storage');
   }
-  for (const [name, quantity] of request.scalar) {
-    if (quantity === 0) continue;
-    if (isExtendedResourceName(name)) {
-      if (ignoredResources.has(name)) continue;
-      if (ignoredGroups.size > 0 && ignoredGroups.has(name.split('/')[0] ?? '')) continue;
+  if (request.scalar.size > 0) {
+    for (const [name, quantity] of request.scalar) {
+      if (quantity === 0) continue;
+      if (isExtendedResourceName(name)) {
+        if (ignoredResources.has(name)) continue;
+        if (ignoredGroups.size > 0 && ignoredGroups.has(name.split('/')[0] ?? '')) continue;
+      }
+      if (quantity > (allocatable.scalar.get(name) ?? 0) - (requested.scalar.get(name) ?? 0)) (reasons ??= []).push(insufficientReason(name));
     }
-    if (quantity > (allocatable.scalar.get(name) ?? 0) - (requested.scalar.get(name) ?? 0)) reasons.push(insufficientReason(name));
   }
-  return reasons;
+  return reasons ?? NO_REASONS;
 }
 
 /** Whether the pod fits an empty node of this kind (the queueing hints' check). */

@@ -3,13 +3,13 @@
  * tolerate the node.kubernetes.io/unschedulable:NoSchedule taint.
  */
 import type { Taint } from 'kubernetes-types/core/v1.js';
-import { toleratesTaint } from '../../../api/core/v1/toleration.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/cluster-event.js';
 import type { CycleState } from '../../framework/cycle-state.js';
 import type { EnqueueExtensions, FilterPlugin, PluginFactory } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { unresolvable, type PluginStatus } from '../../framework/status.js';
 import type { Node, Pod } from '../../framework/types.js';
+import { tolerationsTolerateTaint } from '../helper/taints.js';
 
 export const NAME = 'NodeUnschedulable';
 export const ERR_REASON_UNKNOWN_CONDITION = 'node(s) had unknown conditions';
@@ -19,7 +19,7 @@ export const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 const UNSCHEDULABLE_TAINT: Taint = { key: TAINT_NODE_UNSCHEDULABLE, effect: 'NoSchedule' };
 
 function toleratesUnschedulable(pod: Pod): boolean {
-  return (pod.spec?.tolerations ?? []).some((t) => toleratesTaint(t, UNSCHEDULABLE_TAINT));
+  return tolerationsTolerateTaint(pod.spec?.tolerations ?? [], UNSCHEDULABLE_TAINT);
 }
 
 export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {

@@ -5,7 +5,6 @@
  * by normalization so that fewer is better).
  */
 import type { Taint, Toleration } from 'kubernetes-types/core/v1.js';
-import { toleratesTaint } from '../../../api/core/v1/toleration.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/cluster-event.js';
 import type { CycleState } from '../../framework/cycle-state.js';
 import {
@@ -22,6 +21,7 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import { unresolvable, type PluginStatus, type Status } from '../../framework/status.js';
 import type { Node, Pod } from '../../framework/types.js';
 import { defaultNormalizeScore } from '../helper/normalize-score.js';
+import { findUntoleratedTaint, tolerationsTolerateTaint } from '../helper/taints.js';
 
 export const NAME = 'TaintToleration';
 const PRE_SCORE_KEY = `PreScore${NAME}`;
@@ -29,19 +29,6 @@ const PRE_SCORE_KEY = `PreScore${NAME}`;
 /** Upstream's reason for the first untolerated NoSchedule/NoExecute taint: `node(s) had untolerated taint {key: value}`. */
 export function untoleratedTaintReason(taint: Taint): string {
   return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
-}
-
-export function tolerationsTolerateTaint(tolerations: readonly Toleration[], taint: Taint): boolean {
-  for (const t of tolerations) if (toleratesTaint(t, taint)) return true;
-  return false;
-}
-
-const isDoNotSchedule = (t: Taint): boolean => t.effect === 'NoSchedule' || t.effect === 'NoExecute';
-
-/** The first NoSchedule/NoExecute taint (in the node's order) that no toleration tolerates (upstream's FindMatchingUntoleratedTaint). */
-export function findUntoleratedTaint(taints: readonly Taint[] | undefined, tolerations: readonly Toleration[]): Taint | undefined {
-  for (const taint of taints ?? []) if (isDoNotSchedule(taint) && !tolerationsTolerateTaint(tolerations, taint)) return taint;
-  return undefined;
 }
 
 /** Per-cycle: the pod's tolerations that can tolerate PreferNoSchedule taints (effect empty or PreferNoSchedule). */
