@@ -189,8 +189,15 @@ describe('NodeResourcesFit', () => {
 
   describe('events', () => {
     const plugin = fit();
-    const [podEvent, nodeEvent] = plugin.eventsToRegister();
+    const [podEvent, ownEvent, nodeEvent] = plugin.eventsToRegister();
     const pod = makePod('p', { requests: { cpu: '2', 'example.com/gpu': '1' } });
+
+    it('re-queues on the pending pod\'s own scale-down', () => {
+      assert.equal(ownEvent?.event.resource, 'UnscheduledPod');
+      assert.equal(ownEvent?.event.actionType, ActionType.UpdatePodScaleDown);
+      assert.equal(ownEvent?.hint?.(pod, pod, pod), QueueingHint.Queue);
+      assert.equal(ownEvent?.hint?.(pod, makePod('o'), makePod('o')), QueueingHint.Skip);
+    });
 
     it('registers Pod Delete|UpdatePodScaleDown and Node Add|UpdateNodeAllocatable', () => {
       assert.equal(podEvent?.event.resource, 'Pod');

@@ -136,6 +136,11 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
         event: { resource: 'Pod', actionType: ActionType.Delete | ActionType.UpdatePodScaleDown, label: 'AssignedPodDelete|UpdatePodScaleDown' },
         hint: isSchedulableAfterPodEvent,
       },
+      // Upstream's Pod registration also covers the pending pod's own updates: its own scale-down may let it fit.
+      {
+        event: { resource: 'UnscheduledPod', actionType: ActionType.UpdatePodScaleDown, label: 'UnschedulablePodUpdatePodScaleDown' },
+        hint: (pod, _old, newObject) => ((newObject as Pod | undefined)?.metadata.uid === pod.metadata.uid ? QueueingHint.Queue : QueueingHint.Skip),
+      },
       {
         event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeAllocatable, label: 'NodeAdd|UpdateNodeAllocatable' },
         hint: isSchedulableAfterNodeChange,
