@@ -283,6 +283,20 @@ describe('DefaultPreemption', () => {
     assert.deepEqual(deletedNames(handle), ['node-2-pod']);
   });
 
+  it('gives the same answer when it yields to the event loop after every node', async () => {
+    const nodes = ['node-0', 'node-1', 'node-2'].map((name, i) => ({
+      name,
+      cpu: '2',
+      pods: [makePod(`${name}-pod`, { priority: 30 - i * 10, cpu: '2', nodeName: name })],
+    }));
+    const infos = nodes.map((n) => makeNodeInfo(makeNode(n.name, { cpu: n.cpu }), n.pods));
+    const handle = newFakeHandle(infos);
+    handle.client.seed(PODS, nodes.flatMap((n) => n.pods));
+    const plugin = new DefaultPreemption(DEFAULT_ARGS, handle, { randomInt: () => 1, chunkSize: 1, now: () => NOW });
+    const outcome = await plugin.postFilter(new CycleState(), preemptor(), insufficientCpu('node-0', 'node-1', 'node-2'));
+    assert.equal(outcome.result?.nominatingInfo?.nominatedNodeName, 'node-2');
+  });
+
   it('looks past PDB-violating candidates for one that violates none', async () => {
     const nodes = ['node-0', 'node-1', 'node-2'].map((name, i) => ({
       name,
