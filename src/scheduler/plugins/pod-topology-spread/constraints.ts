@@ -10,7 +10,8 @@ import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
 import { labelSelectorFromObject, labelSelectorFromSet, type LabelSelector, type Labels } from '../../../machinery/selectors/label-selector.js';
 import type { Node, Pod, PodInfo } from '../../framework/types.js';
 import { compileLabelSelector, type LabelsMatcher } from './label-matcher.js';
-import { hasUntoleratedDoNotScheduleTaint, type RequiredNodeAffinity } from './node-inclusion.js';
+import type { RequiredNodeAffinity } from '../helper/node-selector.js';
+import { findUntoleratedTaint } from '../helper/taints.js';
 
 export type WhenUnsatisfiable = 'DoNotSchedule' | 'ScheduleAnyway';
 
@@ -70,8 +71,19 @@ export function withSelector(constraints: readonly SpreadConstraint[], selector:
 /** Whether the node counts for the constraint under its nodeAffinityPolicy and nodeTaintsPolicy. */
 export function matchNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: Node, required: RequiredNodeAffinity): boolean {
   if (c.nodeAffinityPolicy === 'Honor' && !required.matches(node)) return false;
-  if (c.nodeTaintsPolicy === 'Honor' && hasUntoleratedDoNotScheduleTaint(node, pod.spec?.tolerations)) return false;
+  if (c.nodeTaintsPolicy === 'Honor' && findUntoleratedTaint(node.spec?.taints, pod.spec?.tolerations ?? []) !== undefined) return false;
   return true;
+}
+
+/** Whether the pod's nodeSelector or required node affinity rules out any node (else nodeAffinityPolicy Honor changes nothing). */
+export function podRestrictsNodes(pod: Pod): boolean {
+  return Object.keys(pod.spec?.nodeSelector ?? {}).length > 0 || pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution !== undefined;
+}
+
+/** Per constraint: whether a node must pass matchNodeInclusionPolicies (false when no policy can exclude it). */
+export function needsInclusionCheck(constraints: readonly SpreadConstraint[], pod: Pod): boolean[] {
+  const restricts = podRestrictsNodes(pod);
+  return constraints.map((c) => (c.nodeAffinityPolicy === 'Honor' && restricts) || c.nodeTaintsPolicy === 'Honor');
 }
 
 /** Pods of `namespace` that the constraint's selector selects, terminating ones excluded; an empty selector counts none (as upstream). */

@@ -13,8 +13,8 @@
 import type { StateData } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import type { Node, Pod } from '../../framework/types.js';
-import { countPodsMatchSelector, matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './constraints.js';
-import { RequiredNodeAffinity } from './node-inclusion.js';
+import { countPodsMatchSelector, matchNodeInclusionPolicies, needsInclusionCheck, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './constraints.js';
+import { requiredNodeAffinity, type RequiredNodeAffinity } from '../helper/node-selector.js';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilterPodTopologySpread';
 
@@ -116,11 +116,11 @@ export class PreFilterState implements StateData {
 
 /** Count the matching pods per domain of each constraint over all nodes. */
 export function computePreFilterState(pod: Pod, constraints: readonly SpreadConstraint[], nodes: readonly NodeInfo[]): PreFilterState {
-  const requiredAffinity = RequiredNodeAffinity.of(pod);
+  const requiredAffinity = requiredNodeAffinity(pod);
   const namespace = pod.metadata.namespace ?? '';
   const matchNum = constraints.map(() => new Map<string, number>());
   // Most pods restrict no nodes and most constraints ignore taints: then no node needs the inclusion check.
-  const checkInclusion = constraints.map((c) => (c.nodeAffinityPolicy === 'Honor' && !requiredAffinity.isEmpty) || c.nodeTaintsPolicy === 'Honor');
+  const checkInclusion = needsInclusionCheck(constraints, pod);
   for (const nodeInfo of nodes) {
     const node = nodeInfo.node;
     if (node === undefined) continue;

@@ -11,8 +11,8 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import { MAX_NODE_SCORE, type NodeScore } from '../../framework/interfaces.js';
 import type { Node, Pod } from '../../framework/types.js';
 import { LABEL_HOSTNAME } from './args.js';
-import { countPodsMatchSelector, matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './constraints.js';
-import { RequiredNodeAffinity } from './node-inclusion.js';
+import { countPodsMatchSelector, matchNodeInclusionPolicies, needsInclusionCheck, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './constraints.js';
+import { requiredNodeAffinity } from '../helper/node-selector.js';
 
 export const PRE_SCORE_STATE_KEY = 'PreScorePodTopologySpread';
 const INVALID_SCORE = -1;
@@ -71,9 +71,9 @@ export function computePreScoreState(
     topologyNormalizingWeight(c.topologyKey === LABEL_HOSTNAME ? feasibleNodes.length - ignoredNodes.size : counts[i]!.size),
   );
 
-  const requiredAffinity = RequiredNodeAffinity.of(pod);
+  const requiredAffinity = requiredNodeAffinity(pod);
   const namespace = pod.metadata.namespace ?? '';
-  const checkInclusion = constraints.map((c) => (c.nodeAffinityPolicy === 'Honor' && !requiredAffinity.isEmpty) || c.nodeTaintsPolicy === 'Honor');
+  const checkInclusion = needsInclusionCheck(constraints, pod);
   // Hostname domains are counted per node at Score time.
   const counted = constraints.map((_, i) => i).filter((i) => constraints[i]!.topologyKey !== LABEL_HOSTNAME);
   if (counted.length > 0) {
