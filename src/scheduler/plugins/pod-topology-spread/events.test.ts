@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { ActionType, QueueingHint, type QueueingHintFn } from '../../framework/cluster-event.js';
 import type { Pod } from '../../framework/types.js';
 import { fakeHandle, makeNode, makePod } from '../inter-pod-affinity/testing/fake-handle.js';
-import { newPodTopologySpread, type PodTopologySpread } from './plugin.js';
+import { newPodTopologySpread, type PodTopologySpread } from './pod-topology-spread.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 

@@ -9,7 +9,7 @@ import { Code, Status, type PluginStatus } from '../../framework/status.js';
 import { PodInfo, type Node, type Pod } from '../../framework/types.js';
 import { fakeHandle, makeNode, makeNodeInfos, makePod, type PodOptions } from '../inter-pod-affinity/testing/fake-handle.js';
 import { ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH } from './filtering.js';
-import { NAME, newPodTopologySpread, PodTopologySpread } from './plugin.js';
+import { NAME, newPodTopologySpread, PodTopologySpread } from './pod-topology-spread.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';

@@ -11,7 +11,7 @@ import {
   ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
   ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
 } from './filtering.js';
-import { InterPodAffinity, NAME, newInterPodAffinity } from './plugin.js';
+import { InterPodAffinity, NAME, newInterPodAffinity } from './inter-pod-affinity.js';
 import { fakeHandle, makeNode, makeNodeInfos, makePod } from './testing/fake-handle.js';
 import type { KubeObject } from '../../../machinery/meta.js';
 
