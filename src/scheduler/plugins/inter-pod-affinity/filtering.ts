@@ -13,6 +13,7 @@ import type { Labels } from '../../../machinery/selectors/label-selector.js';
 import type { StateData } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { affinityTermMatches, type AffinityTerm, type Node, type Pod, type PodInfo } from '../../framework/types.js';
+import { compileLabelSelector } from '../pod-topology-spread/label-matcher.js';
 import { TopologyPairCounts, TopologyValueIds } from './topology-pair-counts.js';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilterInterPodAffinity';
@@ -21,11 +22,36 @@ export const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't
 export const ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
 export const ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
 
+/** Whether a pod matches a term of the incoming pod (an affinityTermMatches compiled for the per-pod loops). */
+export type PodMatcher = (pod: Pod) => boolean;
+
 /** The incoming pod with its required terms, namespaceSelectors already resolved into namespace names. */
 export interface IncomingPodTerms {
   readonly pod: Pod;
   readonly requiredAffinityTerms: readonly AffinityTerm[];
   readonly requiredAntiAffinityTerms: readonly AffinityTerm[];
+  /** The terms compiled, in the same order. */
+  readonly requiredAffinityMatchers: readonly PodMatcher[];
+  readonly requiredAntiAffinityMatchers: readonly PodMatcher[];
+}
+
+/** A term of the incoming pod as a predicate; answers as affinityTermMatches(term, pod, undefined). */
+export function compileIncomingTerm(term: AffinityTerm): PodMatcher {
+  const labels = compileLabelSelector(term.selector);
+  // Resolved terms select namespaces by name, or every namespace (`{}`), never by labels.
+  const anyNamespace = term.namespaceSelector.matches(undefined);
+  const namespaces = term.namespaces;
+  return (pod) => (anyNamespace || namespaces.has(pod.metadata.namespace ?? '')) && labels(pod.metadata.labels);
+}
+
+export function incomingPodTerms(pod: Pod, requiredAffinityTerms: readonly AffinityTerm[], requiredAntiAffinityTerms: readonly AffinityTerm[]): IncomingPodTerms {
+  return {
+    pod,
+    requiredAffinityTerms,
+    requiredAntiAffinityTerms,
+    requiredAffinityMatchers: requiredAffinityTerms.map(compileIncomingTerm),
+    requiredAntiAffinityMatchers: requiredAntiAffinityTerms.map(compileIncomingTerm),
+  };
 }
 
 /** Whether `pod` matches every term (false for no terms). Terms are the incoming pod's (namespaces resolved). */
@@ -35,14 +61,23 @@ export function podMatchesAllAffinityTerms(terms: readonly AffinityTerm[], pod: 
   return true;
 }
 
-/** Count the node's pair of every term if `pod` matches all the terms (affinity: one existing pod must satisfy all terms). */
-function updateWithAffinityTerms(counts: TopologyPairCounts, terms: readonly AffinityTerm[], pod: Pod, nodeLabels: Labels | undefined, delta: number): void {
-  if (!podMatchesAllAffinityTerms(terms, pod)) return;
-  for (const term of terms) counts.addForNode(nodeLabels, term.topologyKey, delta);
+/** Count the node's pair of every incoming affinity term if `pod` matches all of them (one existing pod must satisfy all terms). */
+function updateWithAffinityTerms(counts: TopologyPairCounts, incoming: IncomingPodTerms, pod: Pod, nodeLabels: Labels | undefined, delta: number): void {
+  const matchers = incoming.requiredAffinityMatchers;
+  if (matchers.length === 0) return;
+  for (const matches of matchers) if (!matches(pod)) return;
+  for (const term of incoming.requiredAffinityTerms) counts.addForNode(nodeLabels, term.topologyKey, delta);
 }
 
-/** Count the node's pair of each term that `pod` matches. */
-function updateWithAntiAffinityTerms(
+/** Count the node's pair of each incoming anti-affinity term that `pod` matches. */
+function updateWithIncomingAntiAffinityTerms(counts: TopologyPairCounts, incoming: IncomingPodTerms, pod: Pod, nodeLabels: Labels | undefined, delta: number): void {
+  const terms = incoming.requiredAntiAffinityTerms;
+  const matchers = incoming.requiredAntiAffinityMatchers;
+  for (let i = 0; i < terms.length; i++) if (matchers[i]!(pod)) counts.addForNode(nodeLabels, terms[i]!.topologyKey, delta);
+}
+
+/** Count the node's pair of each of an existing pod's anti-affinity terms that the incoming pod matches. */
+function updateWithExistingAntiAffinityTerms(
   counts: TopologyPairCounts,
   terms: readonly AffinityTerm[],
   pod: Pod,
@@ -66,7 +101,12 @@ export class PreFilterState implements StateData {
     readonly affinityCounts: TopologyPairCounts,
     /** Pairs where existing pods match one of the incoming pod's required anti-affinity terms. */
     readonly antiAffinityCounts: TopologyPairCounts,
-  ) {}
+  ) {
+    this.selfMatchesAffinity = podMatchesAllAffinityTerms(incoming.requiredAffinityTerms, incoming.pod);
+  }
+
+  /** Whether the incoming pod matches all its own required affinity terms (the first-pod exception). */
+  readonly selfMatchesAffinity: boolean;
 
   clone(): PreFilterState {
     return new PreFilterState(
@@ -81,9 +121,9 @@ export class PreFilterState implements StateData {
   /** Account for `podInfo` added (+1) to or removed (-1) from `node` (preemption's what-if). */
   updateWithPod(podInfo: PodInfo, node: Node | undefined, multiplier: 1 | -1): void {
     const labels = node?.metadata.labels;
-    updateWithAntiAffinityTerms(this.existingAntiAffinityCounts, podInfo.requiredAntiAffinityTerms, this.incoming.pod, this.namespaceLabels, labels, multiplier);
-    updateWithAffinityTerms(this.affinityCounts, this.incoming.requiredAffinityTerms, podInfo.pod, labels, multiplier);
-    updateWithAntiAffinityTerms(this.antiAffinityCounts, this.incoming.requiredAntiAffinityTerms, podInfo.pod, undefined, labels, multiplier);
+    updateWithExistingAntiAffinityTerms(this.existingAntiAffinityCounts, podInfo.requiredAntiAffinityTerms, this.incoming.pod, this.namespaceLabels, labels, multiplier);
+    updateWithAffinityTerms(this.affinityCounts, this.incoming, podInfo.pod, labels, multiplier);
+    updateWithIncomingAntiAffinityTerms(this.antiAffinityCounts, this.incoming, podInfo.pod, labels, multiplier);
   }
 }
 
@@ -118,8 +158,8 @@ export function incomingAffinityAntiAffinityCounts(
     if (node === undefined) continue;
     const labels = node.metadata.labels;
     for (const existing of nodeInfo.pods) {
-      if (requiredAffinityTerms.length > 0) updateWithAffinityTerms(affinity, requiredAffinityTerms, existing.pod, labels, 1);
-      if (requiredAntiAffinityTerms.length > 0) updateWithAntiAffinityTerms(antiAffinity, requiredAntiAffinityTerms, existing.pod, undefined, labels, 1);
+      if (requiredAffinityTerms.length > 0) updateWithAffinityTerms(affinity, incoming, existing.pod, labels, 1);
+      if (requiredAntiAffinityTerms.length > 0) updateWithIncomingAntiAffinityTerms(antiAffinity, incoming, existing.pod, labels, 1);
     }
   }
   return { affinity, antiAffinity };
@@ -156,5 +196,5 @@ export function satisfyPodAffinity(state: PreFilterState, node: Node): boolean {
     if (state.affinityCounts.get(term.topologyKey, labels[term.topologyKey]!) <= 0) podsExist = false;
   }
   if (podsExist) return true;
-  return state.affinityCounts.size === 0 && podMatchesAllAffinityTerms(state.incoming.requiredAffinityTerms, state.incoming.pod);
+  return state.affinityCounts.size === 0 && state.selfMatchesAffinity;
 }

@@ -32,6 +32,7 @@ import {
   ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
   existingAntiAffinityCounts,
   incomingAffinityAntiAffinityCounts,
+  incomingPodTerms,
   PRE_FILTER_STATE_KEY,
   PreFilterState,
   satisfyExistingPodsAntiAffinity,
@@ -66,11 +67,11 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
   preFilter(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): PreFilterOutcome | undefined {
     const info = parsePod(pod);
     if (info instanceof Status) return { status: info };
-    const incoming = {
+    const incoming = incomingPodTerms(
       pod,
-      requiredAffinityTerms: resolveTermsNamespaces(info.requiredAffinityTerms, this.namespaces),
-      requiredAntiAffinityTerms: resolveTermsNamespaces(info.requiredAntiAffinityTerms, this.namespaces),
-    };
+      resolveTermsNamespaces(info.requiredAffinityTerms, this.namespaces),
+      resolveTermsNamespaces(info.requiredAntiAffinityTerms, this.namespaces),
+    );
     const namespaceLabels = namespaceLabelsSnapshot(this.namespaces, pod.metadata.namespace ?? '');
     // Values of deleted nodes stay interned: start afresh once they outnumber the live ones (earlier states keep their own).
     if (this.valueIds.size > 4 * nodes.length + 1024) this.valueIds = new TopologyValueIds();
