@@ -82,7 +82,7 @@ describe('scheduling cycle', () => {
       plugins: {
         TaintToleration: filter('TaintToleration', (n) => (n === 'cp' ? unresolvable(TAINT) : undefined)),
         NodeResourcesFit: filter('NodeResourcesFit', () => unschedulable('Insufficient cpu')),
-        DefaultPreemption: () => fakePlugin('DefaultPreemption', { postFilter: async () => ({ status: unschedulable('preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.') }) }),
+        DefaultPreemption: () => fakePlugin('DefaultPreemption', { postFilter: async () => ({ status: unschedulable('0/3 nodes are available: 3 No preemption victims found for incoming pod.') }) }),
       },
       nodes: threeNodes(),
       pods: [makePod('big')],

@@ -209,7 +209,9 @@ export class ScheduleOne {
       const t = performance.now();
       const post = await fwk.runPostFilterPlugins(state, pod, e.diagnosis.nodeToStatus);
       this.metrics.extensionPoint('PostFilter', statusLabel(post.status), fwk.profileName, (performance.now() - t) / 1000);
-      e.diagnosis.postFilterMsg = post.status === undefined ? '' : post.status.message();
+      // The framework contract: PostFilter plugins return the reason, the scheduler puts it after "preemption: " (upstream's DefaultPreemption adds it itself).
+      const postFilterMessage = post.status === undefined ? '' : post.status.message();
+      e.diagnosis.postFilterMsg = postFilterMessage === '' ? '' : `preemption: ${postFilterMessage}`;
       if (post.status?.code === Code.Error) this.o.logger.error({ pod: podKey(pod), status: e.diagnosis.postFilterMsg }, 'Status after running PostFilter plugins for pod');
       return { ok: false, status: new Status(Code.Unschedulable, [], e), nominatingInfo: post.result?.nominatingInfo, podInfo: qpi };
     }

@@ -12,10 +12,13 @@ import { addAllEventHandlers } from './event-handlers.js';
 import type { Framework, PodNominator } from './framework/interfaces.js';
 import { newFramework } from './framework/runtime.js';
 import type { Node, Pod, PodInfo } from './framework/types.js';
+import type { KubeObject } from '../machinery/meta.js';
+
+type Namespace = KubeObject;
 import { WaitingPods } from './framework/waiting-pods.js';
 import { NO_METRICS, newSchedulerMetrics, type SchedulerMetrics } from './metrics.js';
 import { newRegistry } from './plugins/registry.js';
-import type { SchedulingQueue } from './queue/interface.js';
+import type { SchedulingQueue, SchedulingQueueOptions } from './queue/interface.js';
 import { ScheduleOne } from './schedule-one.js';
 import type { Scheduler, SchedulerOptions } from './scheduler-options.js';
 
@@ -29,6 +32,8 @@ export interface SchedulerInternals {
   readonly filterChunkSize?: number;
   /** selectHost's tie-breaking. */
   readonly random?: () => number;
+  /** Queue timers and clock (tests use short ones). */
+  readonly queueOptions?: Pick<SchedulingQueueOptions, 'backoffFlushIntervalMs' | 'unschedulableFlushIntervalMs' | 'podMaxInUnschedulablePodsDurationMs' | 'now'>;
 }
 
 /** What newScheduler returns: the contract's Scheduler, plus a look inside for tests and benchmarks. */
@@ -43,7 +48,7 @@ export interface SchedulerRuntime extends Scheduler {
 export function newScheduler(options: SchedulerOptions, internals: SchedulerInternals = {}): SchedulerRuntime {
   const { client, informers, logger, config } = options;
   const registry = newRegistry(options.extraPlugins);
-  const cache = (internals.newCache ?? defaultCacheFactory)();
+  const cache = (internals.newCache ?? defaultCacheFactory)({ logger });
   const snapshot = cache.newSnapshot();
   const waitingPods = new WaitingPods();
   // The frameworks need the queue's nominator and the queue needs the frameworks: plugins get a nominator that forwards to the queue.
@@ -71,17 +76,20 @@ export function newScheduler(options: SchedulerOptions, internals: SchedulerInte
     });
     frameworks.set(profile.schedulerName, fwk);
   }
+  const pods = informers.informerFor<Pod>(PODS);
+  const nodes = informers.informerFor<Node>(NODES);
+  // Also available to plugins through the factory (InterPodAffinity's namespaceSelector, DefaultPreemption's PDBs).
+  const namespaces = informers.informerFor<Namespace>(NAMESPACES);
+  informers.informerFor(POD_DISRUPTION_BUDGETS);
   const queue = (internals.newQueue ?? defaultQueueFactory)(frameworks, {
     podInitialBackoffMs: config.podInitialBackoffSeconds * 1000,
     podMaxBackoffMs: config.podMaxBackoffSeconds * 1000,
+    namespaceLabels: (namespace) => namespaces.indexer.get(namespace)?.metadata.labels,
+    currentPod: (namespace, name) => pods.indexer.get(`${namespace}/${name}`),
+    ...internals.queueOptions,
   });
   queueRef = queue;
   const metrics: SchedulerMetrics = options.metricsRegistry === undefined ? NO_METRICS : newSchedulerMetrics(options.metricsRegistry as PromRegistry, queue);
-  const pods = informers.informerFor<Pod>(PODS);
-  const nodes = informers.informerFor<Node>(NODES);
-  // Available to plugins through the factory (InterPodAffinity's namespaceSelector, DefaultPreemption's PDBs).
-  informers.informerFor(NAMESPACES);
-  informers.informerFor(POD_DISRUPTION_BUDGETS);
   const recorders = new Map([...frameworks.keys()].map((name) => [name, options.events.recorderFor(name)]));
   const cycle = new ScheduleOne({
     queue,
