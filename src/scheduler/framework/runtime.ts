@@ -466,48 +466,51 @@ class FrameworkImpl implements Framework {
 
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { readonly scores: NodePluginScores[]; readonly status: PluginStatus } {
     const plugins = this.scorePlugins.filter((pl) => !state.skipScorePlugins.has(pl.name));
-    const perPlugin: NodeScore[][] = [];
+    const n = nodes.length;
+    // Raw scores per plugin as plain numbers; NodeScore objects only for plugins that normalize (hot path: 5 plugins × 500 nodes a pod).
+    const perPlugin: Float64Array[] = [];
     for (const pl of plugins) {
-      const scores: NodeScore[] = new Array<NodeScore>(nodes.length);
-      for (let i = 0; i < nodes.length; i++) {
-        const nodeInfo = nodes[i]!;
+      const scores = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
         let score: number | Status;
         try {
-          score = pl.score(state, pod, nodeInfo);
+          score = pl.score(state, pod, nodes[i]!);
         } catch (e: unknown) {
           score = errorStatus(e);
         }
         if (typeof score !== 'number') {
-          if (score.code === Code.Success) score = 0;
-          else return { scores: [], status: wrapError(`plugin "${pl.name}" failed with`, score, pl.name) };
+          if (score.code !== Code.Success) return { scores: [], status: wrapError(`plugin "${pl.name}" failed with`, score, pl.name) };
+          score = 0;
         }
-        scores[i] = { name: nodeInfo.name, score };
+        scores[i] = score;
+      }
+      const ext = pl.scoreExtensions?.();
+      if (ext !== undefined) {
+        const list: NodeScore[] = [];
+        for (let i = 0; i < n; i++) list.push({ name: nodes[i]!.name, score: scores[i]! });
+        const status = safe(() => ext.normalizeScore(state, pod, list));
+        if (!isSuccess(status)) return { scores: [], status: wrapError(`plugin "${pl.name}" failed with`, status!, pl.name) };
+        for (let i = 0; i < n; i++) scores[i] = list[i]!.score;
       }
       perPlugin.push(scores);
     }
+    const weights = plugins.map((pl) => this.weights.get(pl.name) ?? 1);
+    const pluginNames = plugins.map((pl) => pl.name);
     for (let p = 0; p < plugins.length; p++) {
-      const pl = plugins[p]!;
-      const ext = pl.scoreExtensions?.();
-      if (ext === undefined) continue;
-      const status = safe(() => ext.normalizeScore(state, pod, perPlugin[p]!));
-      if (!isSuccess(status)) return { scores: [], status: wrapError(`plugin "${pl.name}" failed with`, status!, pl.name) };
-    }
-    const result: NodePluginScores[] = new Array<NodePluginScores>(nodes.length);
-    for (let i = 0; i < nodes.length; i++) {
-      const scores: Array<{ plugin: string; score: number }> = [];
-      let totalScore = 0;
-      for (let p = 0; p < plugins.length; p++) {
-        const pl = plugins[p]!;
-        const score = perPlugin[p]![i]!.score;
+      const scores = perPlugin[p]!;
+      for (let i = 0; i < n; i++) {
+        const score = scores[i]!;
         if (score > MAX_NODE_SCORE || score < MIN_NODE_SCORE) {
-          const error = new Error(`plugin "${pl.name}" returns an invalid score ${score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`);
-          return { scores: [], status: errorStatus(error).withPlugin(pl.name) };
+          const error = new Error(`plugin "${pluginNames[p]}" returns an invalid score ${score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`);
+          return { scores: [], status: errorStatus(error).withPlugin(pluginNames[p]!) };
         }
-        const weighted = score * (this.weights.get(pl.name) ?? 1);
-        scores.push({ plugin: pl.name, score: weighted });
-        totalScore += weighted;
       }
-      result[i] = { name: nodes[i]!.name, scores, totalScore };
+    }
+    const result: NodePluginScores[] = [];
+    for (let i = 0; i < n; i++) {
+      let totalScore = 0;
+      for (let p = 0; p < perPlugin.length; p++) totalScore += perPlugin[p]![i]! * weights[p]!;
+      result.push(new WeightedNodeScores(nodes[i]!.name, totalScore, i, pluginNames, weights, perPlugin));
     }
     return { scores: result, status: undefined };
   }
@@ -623,6 +626,22 @@ class FrameworkImpl implements Framework {
 
   eventsToRegister(): ReadonlyMap<string, readonly ClusterEventWithHint[]> {
     return this.events;
+  }
+}
+
+/** One node's scores; the per-plugin list is built only when read (selectHost needs the total only). */
+class WeightedNodeScores implements NodePluginScores {
+  constructor(
+    readonly name: string,
+    readonly totalScore: number,
+    private readonly index: number,
+    private readonly plugins: readonly string[],
+    private readonly weights: readonly number[],
+    private readonly perPlugin: readonly Float64Array[],
+  ) {}
+
+  get scores(): ReadonlyArray<{ readonly plugin: string; readonly score: number }> {
+    return this.plugins.map((plugin, p) => ({ plugin, score: this.perPlugin[p]![this.index]! * this.weights[p]! }));
   }
 }
 
