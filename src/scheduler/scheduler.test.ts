@@ -86,6 +86,8 @@ describe('scheduler', () => {
     const text = await r.metrics.metrics();
     assert.match(text, /scheduler_schedule_attempts_total\{result="scheduled",profile="default-scheduler"\} 2/);
     assert.match(text, /scheduler_pending_pods\{queue="active"\} 0/);
+    assert.match(text, /scheduler_framework_extension_point_duration_seconds_count\{extension_point="Bind",status="Success",profile="default-scheduler"\} 2/);
+    assert.match(text, /scheduler_pod_scheduling_attempts_count 2/);
   });
 
   it('leaves a pod that fits nowhere Pending with the upstream message, then schedules it when a node that fits is added', async () => {

@@ -7,6 +7,7 @@
 import type { Registry as PromRegistry } from 'prom-client';
 import { NAMESPACES, NODES, PODS, POD_DISRUPTION_BUDGETS } from '../client/rest/resources.js';
 import type { SchedulerCache } from './cache/interface.js';
+import { UNSUPPORTED_DEFAULT_PLUGINS, UPSTREAM_DEFAULT_PLUGINS } from './config/default-plugins.js';
 import { defaultCacheFactory, defaultQueueFactory, type CacheFactory, type QueueFactory } from './default-parts.js';
 import { addAllEventHandlers } from './event-handlers.js';
 import type { Framework, PodNominator } from './framework/interfaces.js';
@@ -48,6 +49,8 @@ export interface SchedulerRuntime extends Scheduler {
 export function newScheduler(options: SchedulerOptions, internals: SchedulerInternals = {}): SchedulerRuntime {
   const { client, informers, logger, config } = options;
   const registry = newRegistry(options.extraPlugins);
+  const leftOut = UPSTREAM_DEFAULT_PLUGINS.map((p) => p.name).filter((name) => registry[name] === undefined || UNSUPPORTED_DEFAULT_PLUGINS.has(name));
+  if (leftOut.length > 0) logger.info({ plugins: leftOut }, 'Upstream default plugins that k8ts does not have are left out of the default profile');
   const cache = (internals.newCache ?? defaultCacheFactory)({ logger });
   const snapshot = cache.newSnapshot();
   const waitingPods = new WaitingPods();
