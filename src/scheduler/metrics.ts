@@ -23,6 +23,15 @@ export interface SchedulerMetrics {
   extensionPoint(point: string, status: string, profile: string, seconds: number): void;
 }
 
+const METRIC_NAMES = [
+  'scheduler_schedule_attempts_total',
+  'scheduler_scheduling_attempt_duration_seconds',
+  'scheduler_pending_pods',
+  'scheduler_pod_scheduling_attempts',
+  'scheduler_preemption_attempts_total',
+  'scheduler_framework_extension_point_duration_seconds',
+];
+
 /** Metrics that go nowhere (tests that do not look at them). */
 export const NO_METRICS: SchedulerMetrics = {
   attempt: () => undefined,
@@ -33,6 +42,8 @@ export const NO_METRICS: SchedulerMetrics = {
 
 /** Register the scheduler's metrics on `registry`; scheduler_pending_pods reads `pending` when scraped. */
 export function newSchedulerMetrics(registry: Registry, pending: PendingPodsSource): SchedulerMetrics {
+  // A scheduler built again on the same registry (a new leadership term) replaces the metrics of the last one.
+  for (const name of METRIC_NAMES) if (registry.getSingleMetric(name) !== undefined) registry.removeSingleMetric(name);
   const registers = [registry];
   const attempts = new Counter({
     name: 'scheduler_schedule_attempts_total',
