@@ -246,11 +246,14 @@ describe('workloads through kubectl 1.33', { timeout: 180_000 }, () => {
     assert.equal(stsSpec.podManagementPolicy, 'OrderedReady');
     assert.deepEqual(stsSpec.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { partition: 0 } });
     assert.deepEqual(stsSpec.persistentVolumeClaimRetentionPolicy, { whenDeleted: 'Retain', whenScaled: 'Retain' });
-    assert.deepEqual(sts.status, { availableReplicas: 0, replicas: 0 });
+    // The status is the statefulset controller's (it runs in k8ts server); no kubelet makes its pod available.
+    assert.equal((sts.status as Json).availableReplicas, 0);
+    assert.equal(typeof (sts.status as Json).replicas, 'number');
 
     const ds = await getYaml('daemonset', 'agent');
     assert.deepEqual((ds.spec as Json).updateStrategy, { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } });
-    assert.deepEqual(ds.status, { currentNumberScheduled: 0, desiredNumberScheduled: 0, numberMisscheduled: 0, numberReady: 0 });
+    // No node exists: the daemon set wants no pod (its status is the daemonset controller's).
+    assert.deepEqual([(ds.status as Json).desiredNumberScheduled, (ds.status as Json).numberReady], [0, 0]);
   });
 
   it('refuses an invalid deployment and cron job with kubectl\'s exact error lines', async () => {
@@ -268,7 +271,8 @@ describe('workloads through kubectl 1.33', { timeout: 180_000 }, () => {
     assert.equal((await kubectl.ok('scale', 'deployment', 'web', '--replicas=3')).trim(), 'deployment.apps/web scaled');
     assert.equal(await kubectl.ok('get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas} {.metadata.generation}'), '3 2');
     const scale = JSON.parse(await kubectl.ok('get', '--raw', '/apis/apps/v1/namespaces/default/deployments/web/scale')) as Json;
-    assert.deepEqual([scale.apiVersion, scale.kind, scale.spec, scale.status], ['autoscaling/v1', 'Scale', { replicas: 3 }, { replicas: 0, selector: 'app=web' }]);
+    // status.replicas counts the pods the controllers made so far.
+    assert.deepEqual([scale.apiVersion, scale.kind, scale.spec, (scale.status as Json).selector], ['autoscaling/v1', 'Scale', { replicas: 3 }, 'app=web']);
     // With a precondition kubectl reads the Scale and writes it back whole (GET, then PUT).
     assert.equal((await kubectl.ok('scale', 'deployment', 'web', '--current-replicas=3', '--replicas=4')).trim(), 'deployment.apps/web scaled');
     assert.equal(await kubectl.ok('get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas} {.metadata.generation}'), '4 3');
