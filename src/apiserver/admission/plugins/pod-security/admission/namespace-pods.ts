@@ -64,7 +64,7 @@ export function evaluatePodsInNamespace(namespace: string, enforce: LevelVersion
         c.count++;
       }
     }
-    if (o.now() > deadline) {
+    if (o.now() >= deadline) {
       checked = i + 1;
       break;
     }
