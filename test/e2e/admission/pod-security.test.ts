@@ -61,6 +61,15 @@ describe('PodSecurity admission', { timeout: 240_000 }, () => {
     assert.equal(get.stderr, 'Error from server (NotFound): pods "priv" not found\n');
   });
 
+  it('names a generated pod name in the refusal', async () => {
+    const manifest = JSON.parse(pod('', 'ps-enforce', PRIVILEGED)) as { metadata: Record<string, string> };
+    manifest.metadata = { generateName: 'gen-', namespace: 'ps-enforce' };
+    const r = await create(JSON.stringify(manifest));
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^Error from server \(Forbidden\): error when creating "STDIN": pods "gen-[a-z0-9]{5}" is forbidden: violates PodSecurity "restricted:latest": privileged /);
+    assert.equal(await kubectl.ok('get', 'pods', '-n', 'ps-enforce', '-o', 'name'), '');
+  });
+
   it('admits a compliant pod without warnings', async () => {
     const r = await create(pod('ok', 'ps-enforce', COMPLIANT));
     assert.equal(r.code, 0, r.stderr);
