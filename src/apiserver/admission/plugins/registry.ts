@@ -5,6 +5,7 @@
  * the defaults and --disable-admission-plugins removes from them, as upstream.
  */
 import type { AdmissionPluginFactory } from '../interfaces.js';
+import { newPodSecurity } from './pod-security/pod-security.js';
 
 /** Upstream's order (kube-apiserver 1.33): webhooks, policies and ResourceQuota come last. */
 export const PLUGIN_ORDER: readonly string[] = [
@@ -72,7 +73,9 @@ export const DEFAULT_ENABLED: ReadonlySet<string> = new Set([
 ]);
 
 /** The plugins k8ts implements: one line each. */
-export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>> = {};
+export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>> = {
+  PodSecurity: newPodSecurity,
+};
 
 export interface PluginSelection {
   readonly enable?: readonly string[];

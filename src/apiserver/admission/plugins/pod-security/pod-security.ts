@@ -1,0 +1,83 @@
+/**
+ * The PodSecurity admission plugin (upstream's in-tree wrapper of
+ * k8s.io/pod-security-admission): validating, on CREATE and UPDATE of pods,
+ * namespaces and the workloads that carry a pod template. Warnings go to the
+ * Warning header, annotations to the audit log under
+ * pod-security.kubernetes.io/, and a refusal is the StatusError the
+ * evaluation produced. Namespaces are read through the server's own store
+ * (its watch cache), pods listed from it when an enforce label tightens.
+ */
+import type { KubeObject } from '../../../../machinery/meta.js';
+import { isNotFound } from '../../../../machinery/status.js';
+import type { AdmissionDependencies, AdmissionPluginFactory, ValidatingAdmissionPlugin } from '../../interfaces.js';
+import { PodSecurityAdmission, type PodSecurityAdmissionOptions } from './admission/admission.js';
+import { completeConfiguration, type PodSecurityConfiguration } from './admission/configuration.js';
+import type { ExistingPod } from './admission/namespace-pods.js';
+import { LABEL_PREFIX } from './api/policy.js';
+import { DEFAULT_CHECKS } from './policy/default-checks.js';
+import { CheckRegistry } from './policy/evaluator.js';
+
+export const NAME = 'PodSecurity';
+
+export interface PodSecurityPluginOptions {
+  readonly configuration?: PodSecurityConfiguration;
+  readonly maxPodsToCheck?: number;
+  readonly podCheckTimeoutMs?: number;
+}
+
+/** One registry for every plugin instance: the checks never change. */
+let sharedRegistry: CheckRegistry | undefined;
+const registry = (): CheckRegistry => (sharedRegistry ??= new CheckRegistry(DEFAULT_CHECKS));
+
+export function newPodSecurityPlugin(deps: AdmissionDependencies, options: PodSecurityPluginOptions = {}): ValidatingAdmissionPlugin {
+  const namespaces = (): ReturnType<AdmissionDependencies['stores']> => deps.stores('', 'v1', 'namespaces');
+  const admissionOptions: PodSecurityAdmissionOptions = {
+    configuration: completeConfiguration(options.configuration),
+    evaluator: registry(),
+    async namespaceLabels(name) {
+      const store = namespaces();
+      if (store === undefined) throw new Error('the namespaces store is not served');
+      try {
+        const ns = await store.get(undefined, name);
+        return ns.metadata.labels ?? {};
+      } catch (e: unknown) {
+        // A missing namespace is NamespaceLifecycle's refusal to make, not ours.
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+    async listPods(namespace) {
+      const store = deps.stores('', 'v1', 'pods');
+      if (store === undefined) throw new Error('the pods store is not served');
+      const list = await store.list(namespace);
+      return list.items as unknown as ExistingPod[];
+    },
+    ...(options.maxPodsToCheck === undefined ? {} : { maxPodsToCheck: options.maxPodsToCheck }),
+    ...(options.podCheckTimeoutMs === undefined ? {} : { podCheckTimeoutMs: options.podCheckTimeoutMs }),
+  };
+  const admission = new PodSecurityAdmission(admissionOptions);
+  return {
+    name: NAME,
+    handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
+    async validate(a) {
+      if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return;
+      if (!PodSecurityAdmission.applies(a.resource.group, a.resource.resource)) return;
+      const response = await admission.validate({
+        operation: a.operation,
+        kind: a.kind,
+        resource: a.resource,
+        subresource: a.subresource,
+        namespace: a.namespace,
+        name: a.name !== '' ? a.name : (a.object?.metadata.name ?? ''),
+        object: a.object as KubeObject | undefined,
+        oldObject: a.oldObject,
+        userName: a.userInfo.name,
+      });
+      for (const warning of response.warnings) a.addWarning(warning);
+      for (const [key, value] of Object.entries(response.auditAnnotations)) a.addAuditAnnotation(`${LABEL_PREFIX}${key}`, value);
+      if (!response.allowed && response.error !== undefined) throw response.error;
+    },
+  };
+}
+
+export const newPodSecurity: AdmissionPluginFactory = (deps) => newPodSecurityPlugin(deps);
