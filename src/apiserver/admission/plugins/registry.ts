@@ -5,6 +5,10 @@
  * the defaults and --disable-admission-plugins removes from them, as upstream.
  */
 import type { AdmissionPluginFactory } from '../interfaces.js';
+import { newDefaultTolerationSeconds } from './default-toleration-seconds/default-toleration-seconds.js';
+import { newNamespaceLifecycle } from './namespace-lifecycle/namespace-lifecycle.js';
+import { newPriority } from './priority/priority.js';
+import { newServiceAccount } from './service-account/service-account.js';
 
 /** Upstream's order (kube-apiserver 1.33): webhooks, policies and ResourceQuota come last. */
 export const PLUGIN_ORDER: readonly string[] = [
@@ -72,7 +76,12 @@ export const DEFAULT_ENABLED: ReadonlySet<string> = new Set([
 ]);
 
 /** The plugins k8ts implements: one line each. */
-export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>> = {};
+export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>> = {
+  NamespaceLifecycle: () => newNamespaceLifecycle(),
+  ServiceAccount: () => newServiceAccount(),
+  Priority: (deps) => newPriority(deps),
+  DefaultTolerationSeconds: () => newDefaultTolerationSeconds(),
+};
 
 export interface PluginSelection {
   readonly enable?: readonly string[];
