@@ -62,8 +62,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const metrics = newApiServerMetrics();
   const definitions = builtinDefinitions({ services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange } });
   const storageTypeOf = newStorageTypeResolver(config.storagePrefix, storedResources(scheme, definitions));
+  const admissionPlugins = selectAdmissionPlugins(config.admission ?? {});
   const registry = new Registry({
     scheme,
+    namespaceLifecycle: admissionPlugins.includes('NamespaceLifecycle'),
     storage: new ObjectStorage(newInstrumentedStorage(config.storage, metrics.storage, storageTypeOf)),
     prefix: config.storagePrefix,
     definitions,
@@ -82,7 +84,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
 
   const stopAdmission = new AbortController();
   const admission = newAdmissionChain(
-    selectAdmissionPlugins(config.admission ?? {}).map((name) => ADMISSION_PLUGINS[name]!({ stores: registryLookup(registry), signal: stopAdmission.signal })),
+    admissionPlugins.map((name) => ADMISSION_PLUGINS[name]!({ stores: registryLookup(registry), signal: stopAdmission.signal })),
   );
   config.log.info({ plugins: admission.names }, 'admission plugins');
 

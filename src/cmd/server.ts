@@ -27,6 +27,7 @@ interface ServerFlags extends StorageFlags {
   controllerManagerArg: string[];
   auditLogPath?: string;
   auditPolicyFile?: string;
+  apiserverArg: string[];
 }
 
 export function serverCommand(): Command {
@@ -49,6 +50,11 @@ export function serverCommand(): Command {
     );
   command
     .addOption(new Option('--audit-log-path <path>', 'the API server\'s audit log (default <data-dir>/logs/audit.log; empty: no audit log)'))
+    .addOption(
+      new Option('--apiserver-arg <arg>', 'pass one more flag to the API server, e.g. --apiserver-arg=--enable-admission-plugins=NodeRestriction (repeatable)')
+        .default([] as string[], 'none')
+        .argParser((value: string, previous: string[]) => [...previous, value]),
+    )
     .addOption(new Option('--audit-policy-file <path>', 'the audit policy (default <data-dir>/audit-policy.yaml, written with the built-in Metadata-level policy on first start)'));
   return command.action(async (flags: ServerFlags) => runServer(flags));
 }
@@ -114,6 +120,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
       '--client-ca-file',
       pki.caCert,
       ...auditArgs(flags, dataDir),
+      ...flags.apiserverArg,
     ],
   });
 

@@ -40,6 +40,11 @@ export interface RegistryOptions {
   readonly watchCache?: false | CacherOptions;
   /** Kinds served in several versions (default: the built-in ones, api/conversion/builtin.ts). */
   readonly conversions?: ConversionRegistry;
+  /**
+   * The create half of the NamespaceLifecycle admission plugin (default on):
+   * new content needs a namespace that exists and is not terminating.
+   */
+  readonly namespaceLifecycle?: boolean;
 }
 
 export class Registry {
@@ -75,7 +80,7 @@ export class Registry {
         storage,
         keyPrefix,
         validateName: definition.validateName,
-        ...(info.namespaced ? { namespaceCheck: (ns: string, object: KubeObject) => this.checkNamespace(ns, info, object) } : {}),
+        ...(info.namespaced && options.namespaceLifecycle !== false ? { namespaceCheck: (ns: string, object: KubeObject) => this.checkNamespace(ns, info, object) } : {}),
         ...(definition.gracePeriod !== undefined ? { gracePeriod: definition.gracePeriod } : {}),
       };
       const store = definition.newStore !== undefined ? definition.newStore(config) : new GenericStore(config);

@@ -13,9 +13,10 @@
  *   the pod names no priority class (with a class, the plugin resolves it from
  *   the PriorityClass object: that part waits for the admission chain).
  *
- * They live here, apart from defaults.ts, so that they can move into the
- * admission chain as they are (`applyPodAdmissionDefaults` is called on pod
- * creation only, by the pod strategy, until then).
+ * The admission plugins of those names (apiserver/admission/plugins/) call
+ * these functions on every new pod; they live here, beside the pod's API
+ * defaulting, because they are what a pod object gets, and tests of the pod
+ * API apply them as a cluster would (`applyPodAdmissionDefaults`).
  */
 import type { Pod, Toleration } from 'kubernetes-types/core/v1.js';
 
@@ -50,15 +51,19 @@ export function admitPriority(pod: Pod): void {
   spec.preemptionPolicy ??= 'PreemptLowerPriority';
 }
 
-/** The DefaultTolerationSeconds plugin. */
-export function admitDefaultTolerationSeconds(pod: Pod): void {
+/** The DefaultTolerationSeconds plugin (seconds: --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds). */
+export function admitDefaultTolerationSeconds(pod: Pod, seconds: { notReady?: number; unreachable?: number } = {}): void {
   const spec = (pod.spec ??= { containers: [] });
   const tolerations = spec.tolerations ?? [];
   const tolerates = (key: string): boolean =>
     tolerations.some((t) => (t.effect === undefined || t.effect === '' || t.effect === 'NoExecute') && (t.key === key || (t.key ?? '') === ''));
   const added: Toleration[] = [];
-  for (const key of [TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE]) {
-    if (!tolerates(key)) added.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS });
+  const defaults: Array<[string, number]> = [
+    [TAINT_NODE_NOT_READY, seconds.notReady ?? DEFAULT_TOLERATION_SECONDS],
+    [TAINT_NODE_UNREACHABLE, seconds.unreachable ?? DEFAULT_TOLERATION_SECONDS],
+  ];
+  for (const [key, tolerationSeconds] of defaults) {
+    if (!tolerates(key)) added.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds });
   }
   if (added.length > 0) spec.tolerations = [...tolerations, ...added];
 }

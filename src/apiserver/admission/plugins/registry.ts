@@ -6,6 +6,10 @@
  */
 import type { AdmissionPluginFactory } from '../interfaces.js';
 import { newPodSecurity } from './pod-security/pod-security.js';
+import { newDefaultTolerationSeconds } from './default-toleration-seconds/default-toleration-seconds.js';
+import { newNamespaceLifecycle } from './namespace-lifecycle/namespace-lifecycle.js';
+import { newPriority } from './priority/priority.js';
+import { newServiceAccount } from './service-account/service-account.js';
 
 /** Upstream's order (kube-apiserver 1.33): webhooks, policies and ResourceQuota come last. */
 export const PLUGIN_ORDER: readonly string[] = [
@@ -75,6 +79,10 @@ export const DEFAULT_ENABLED: ReadonlySet<string> = new Set([
 /** The plugins k8ts implements: one line each. */
 export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>> = {
   PodSecurity: newPodSecurity,
+  NamespaceLifecycle: () => newNamespaceLifecycle(),
+  ServiceAccount: () => newServiceAccount(),
+  Priority: (deps) => newPriority(deps),
+  DefaultTolerationSeconds: () => newDefaultTolerationSeconds(),
 };
 
 export interface PluginSelection {

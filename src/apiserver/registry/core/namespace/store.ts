@@ -31,6 +31,9 @@ export class NamespaceStore extends GenericStore {
     const current = await this.translate(name, () => this.storage.get(key));
     if (current === undefined) throw notFound(this.groupResource, name);
     this.checkPreconditions(current, name, params.preconditions);
+    const { admitDeletion, ...rest } = params;
+    await admitDeletion?.(this.withTypeMeta(structuredClone(current)));
+    params = rest;
     // Upstream always deletes with a UID precondition: the namespace marked is the one read.
     const uid = params.preconditions?.uid ?? current.metadata.uid;
     const preconditions = { ...params.preconditions, ...(uid !== undefined ? { uid } : {}) };

@@ -25,12 +25,12 @@ const podBody = (name = 'p'): KubeObject => ({
 const spec = (o: KubeObject): Record<string, unknown> => o.spec as Record<string, unknown>;
 
 describe('pod storage', () => {
-  it('creates a pod with defaults, admission defaults and a Pending status with its QoS class', async () => {
+  it('creates a pod with defaults and a Pending status with its QoS class (admission defaults are the admission plugins\' business)', async () => {
     const pods = (await newRegistry()).store('', 'v1', 'pods');
     const created = await pods.create('default', podBody());
-    assert.equal(spec(created).serviceAccountName, 'default');
+    assert.equal(spec(created).serviceAccountName, undefined);
     assert.equal(spec(created).restartPolicy, 'Always');
-    assert.equal((spec(created).tolerations as unknown[]).length, 2);
+    assert.equal(spec(created).tolerations, undefined);
     assert.deepEqual(created.status, { phase: 'Pending', qosClass: 'Guaranteed' });
     assert.equal(created.metadata.generation, undefined);
   });

@@ -8,7 +8,6 @@
  * binding and eviction subresources.
  */
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { applyPodAdmissionDefaults } from '../../../../api/core/v1/admission-defaults.js';
 import { defaultPod } from '../../../../api/core/v1/defaults.js';
 import { podQOSClass } from '../../../../api/core/v1/qos.js';
 import { validatePod, validatePodStatusUpdate, validatePodUpdate } from '../../../../api/core/v1/validation.js';
@@ -40,7 +39,6 @@ const pod = (o: KubeObject): PodFields => o as KubeObject & PodFields;
 function preparePodForCreate(p: Pod): void {
   // QoS is computed on the defaulted pod (requests default to limits), as upstream's order has it.
   defaultPod(p);
-  applyPodAdmissionDefaults(p);
   const status: NonNullable<Pod['status']> = { phase: 'Pending', qosClass: podQOSClass(p) };
   if ((p.spec?.schedulingGates ?? []).length > 0) {
     status.conditions = [

@@ -1,0 +1,100 @@
+/**
+ * Priority (upstream's plugin): a new pod's spec.priorityClassName becomes
+ * its spec.priority (and spec.preemptionPolicy), from the PriorityClass of
+ * that name, or from the class marked globalDefault when it names none (0
+ * when there is none). A pod may not bring its own number, and an update keeps
+ * the priority the pod was created with. At most one PriorityClass may be the
+ * global default.
+ */
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
+import type { KubeObject } from '../../../../machinery/meta.js';
+import { forbidden, isNotFound } from '../../../../machinery/status.js';
+import type { AdmissionAttributes, AdmissionDependencies, MutatingAdmissionPlugin, ValidatingAdmissionPlugin } from '../../interfaces.js';
+
+export const NAME = 'Priority';
+
+type PodObject = KubeObject & Pod;
+type PriorityClassObject = KubeObject & PriorityClass;
+
+const PODS = { group: '', resource: 'pods' };
+const PRIORITY_CLASSES = { group: 'scheduling.k8s.io', resource: 'priorityclasses' };
+
+export function newPriority(deps: AdmissionDependencies): MutatingAdmissionPlugin & ValidatingAdmissionPlugin {
+  const classes = () => {
+    const store = deps.stores('scheduling.k8s.io', 'v1', 'priorityclasses');
+    if (store === undefined) throw new Error('the scheduling.k8s.io/v1 priorityclasses resource is not served');
+    return store;
+  };
+
+  /** The global default class: the highest value among those marked globalDefault (upstream's choice when several are). */
+  async function defaultClass(): Promise<PriorityClassObject | undefined> {
+    const list = await classes().list(undefined, { resourceVersion: '0' });
+    let best: PriorityClassObject | undefined;
+    for (const item of list.items as PriorityClassObject[]) {
+      if (item.globalDefault === true && (best === undefined || item.value > best.value)) best = item;
+    }
+    return best;
+  }
+
+  async function admitPod(a: AdmissionAttributes): Promise<void> {
+    const pod = a.object as PodObject;
+    const spec = (pod.spec ??= { containers: [] });
+    if (a.operation === 'UPDATE') {
+      // The priority was set at creation: an update that leaves it out keeps it.
+      const old = (a.oldObject as PodObject | undefined)?.spec;
+      if (spec.priority === undefined && old?.priority !== undefined) spec.priority = old.priority;
+      if (spec.preemptionPolicy === undefined && old?.preemptionPolicy !== undefined) spec.preemptionPolicy = old.preemptionPolicy;
+      return;
+    }
+    // Without any class: priority 0, preempting lower priorities (upstream's getDefaultPriority).
+    let priority = 0;
+    let preemptionPolicy: string | undefined = 'PreemptLowerPriority';
+    const className = spec.priorityClassName ?? '';
+    if (className === '') {
+      const found = await defaultClass();
+      if (found !== undefined) {
+        spec.priorityClassName = found.metadata.name ?? '';
+        priority = found.value;
+        preemptionPolicy = found.preemptionPolicy;
+      }
+    } else {
+      let found: PriorityClassObject;
+      try {
+        found = (await classes().get(undefined, className)) as PriorityClassObject;
+      } catch (e: unknown) {
+        if (isNotFound(e)) throw forbidden(PODS, a.name, `no PriorityClass with name ${className} was found`);
+        throw e;
+      }
+      priority = found.value;
+      preemptionPolicy = found.preemptionPolicy;
+    }
+    if (spec.priority !== undefined && spec.priority !== priority) {
+      throw forbidden(PODS, a.name, `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
+    }
+    spec.priority = priority;
+    if (preemptionPolicy !== undefined) {
+      if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== preemptionPolicy) {
+        throw forbidden(PODS, a.name, `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${preemptionPolicy} from the given PriorityClass name`);
+      }
+      spec.preemptionPolicy = preemptionPolicy;
+    }
+  }
+
+  return {
+    name: NAME,
+    handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
+    async admit(a) {
+      if (a.resource.group === '' && a.resource.resource === 'pods' && a.subresource === '' && a.object !== undefined) await admitPod(a);
+    },
+    async validate(a) {
+      if (a.resource.group !== 'scheduling.k8s.io' || a.resource.resource !== 'priorityclasses' || a.object === undefined) return;
+      const pc = a.object as PriorityClassObject;
+      if (pc.globalDefault !== true) return;
+      const other = await defaultClass();
+      if (other !== undefined && other.metadata.name !== pc.metadata.name) {
+        throw forbidden(PRIORITY_CLASSES, a.name, `PriorityClass ${other.metadata.name ?? ''} is already marked as default. Only one default can exist`);
+      }
+    },
+  };
+}
