@@ -103,3 +103,15 @@ describe('webhook configuration validation', () => {
     ]);
   });
 });
+
+describe('webhook configuration validation of protobuf bodies', () => {
+  it('treats null (an absent pointer) as unset', () => {
+    const h = hook() as unknown as Record<string, unknown>;
+    h.sideEffects = null;
+    h.admissionReviewVersions = null;
+    assert.deepEqual(messages(config(h as unknown as Webhook)), [
+      'webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun',
+      'webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1',
+    ]);
+  });
+});

@@ -130,8 +130,8 @@ function validateServicePath(path: string, fieldPath: FieldPath): FieldError[] {
   return errs;
 }
 
-function validateReviewVersions(versions: readonly string[] | undefined, path: FieldPath): FieldError[] {
-  if (versions === undefined || versions.length === 0) return [required(path, `must specify one of ${REVIEW_VERSIONS.join(', ')}`)];
+function validateReviewVersions(versions: readonly string[] | null | undefined, path: FieldPath): FieldError[] {
+  if (versions === undefined || versions === null || versions.length === 0) return [required(path, `must specify one of ${REVIEW_VERSIONS.join(', ')}`)];
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   versions.forEach((v, i) => {
@@ -162,7 +162,8 @@ function validateWebhook(hook: Webhook, path: FieldPath, options: WebhookValidat
   if (hook.matchPolicy !== undefined && !MATCH_POLICIES.includes(hook.matchPolicy)) {
     errs.push(notSupported(path.child('matchPolicy'), hook.matchPolicy, MATCH_POLICIES));
   }
-  const sideEffects = hook.sideEffects;
+  // A protobuf body gives an absent pointer as null.
+  const sideEffects = (hook.sideEffects as string | null | undefined) ?? undefined;
   const allowed = options.allowLegacySideEffects === true ? SIDE_EFFECTS_ALL : SIDE_EFFECTS_V1;
   if (sideEffects === undefined || sideEffects === '') errs.push(required(path.child('sideEffects'), `must specify one of ${SIDE_EFFECTS_V1.join(', ')}`));
   else if (!allowed.includes(sideEffects)) errs.push(notSupported(path.child('sideEffects'), sideEffects, allowed));

@@ -13,8 +13,8 @@ import type { AdmissionAttributes } from '../../interfaces.js';
 const parsed = new WeakMap<LabelSelectorObject, LabelSelector>();
 
 /** A selector object, parsed once per configuration object (they are replaced, never changed, when the watch delivers). */
-export function selectorOf(selector: LabelSelectorObject | undefined): LabelSelector {
-  if (selector === undefined) return labelSelectorFromObject({});
+export function selectorOf(selector: LabelSelectorObject | null | undefined): LabelSelector {
+  if (selector === undefined || selector === null) return labelSelectorFromObject({});
   let s = parsed.get(selector);
   if (s === undefined) {
     s = labelSelectorFromObject(selector);
