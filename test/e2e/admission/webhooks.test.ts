@@ -162,6 +162,34 @@ ${extra}`;
     assert.match(bad.stderr, /webhooks\[0\]\.sideEffects: Required value: must specify one of None, NoneOnDryRun/);
   });
 
+  it('serves ValidatingAdmissionPolicies and their bindings (stored, not yet enforced)', async () => {
+    await stdin(`apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: replica-limit
+spec:
+  matchConstraints:
+    resourceRules:
+    - operations: ["CREATE", "UPDATE"]
+      apiGroups: ["apps"]
+      apiVersions: ["v1"]
+      resources: ["deployments"]
+  validations:
+  - expression: "object.spec.replicas <= 5"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: replica-limit-binding
+spec:
+  policyName: replica-limit
+  validationActions: [Deny]
+`).ok('create', '-f', '-');
+    assert.match(await kubectl.ok('get', 'validatingadmissionpolicies'), /^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nreplica-limit\s+1\s+<unset>\s+\S+\n$/);
+    assert.match(await kubectl.ok('get', 'validatingadmissionpolicybindings'), /^NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nreplica-limit-binding\s+replica-limit\s+<unset>\s+\S+\n$/);
+    assert.equal(await kubectl.ok('get', 'validatingadmissionpolicy', 'replica-limit', '-o', 'jsonpath={.spec.failurePolicy}'), 'Fail');
+  });
+
   it("stores a mutating webhook's JSONPatch and prints its warning", async () => {
     await stdin(configuration('Mutating', 'mutate', '/mutate', '')).ok('create', '-f', '-');
     const { name, result } = await createSeenBy('mutate', '/mutate');
