@@ -96,6 +96,18 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
       subresources: [status('', 'v1', 'Service')],
     },
   ]),
+  ...groupVersion('admissionregistration.k8s.io', 'v1', [
+    { kind: 'MutatingWebhookConfiguration', resource: 'mutatingwebhookconfigurations', namespaced: false, categories: ['api-extensions'] },
+    { kind: 'ValidatingWebhookConfiguration', resource: 'validatingwebhookconfigurations', namespaced: false, categories: ['api-extensions'] },
+    {
+      kind: 'ValidatingAdmissionPolicy',
+      resource: 'validatingadmissionpolicies',
+      namespaced: false,
+      categories: ['api-extensions'],
+      subresources: [status('admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicy')],
+    },
+    { kind: 'ValidatingAdmissionPolicyBinding', resource: 'validatingadmissionpolicybindings', namespaced: false, categories: ['api-extensions'] },
+  ]),
   ...groupVersion('apps', 'v1', [
     { kind: 'ControllerRevision', resource: 'controllerrevisions', namespaced: true },
     { kind: 'DaemonSet', resource: 'daemonsets', namespaced: true, shortNames: ['ds'], categories: ['all'], subresources: [status('apps', 'v1', 'DaemonSet')] },

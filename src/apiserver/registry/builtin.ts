@@ -6,6 +6,8 @@
 import type { KubeObject } from '../../machinery/meta.js';
 import type { TableConvertor } from '../../machinery/table.js';
 import { nameIsDNSSubdomain, validateRBACName, type ValidateNameFunc } from '../../machinery/validation/names.js';
+import { mutatingWebhookConfigurationDefinition, validatingWebhookConfigurationDefinition } from './admissionregistration/webhookconfiguration/storage.js';
+import { validatingAdmissionPolicyBindingDefinition, validatingAdmissionPolicyDefinition } from './admissionregistration/validatingadmissionpolicy/storage.js';
 import { controllerRevisionDefinition } from './apps/controllerrevision/storage.js';
 import { daemonSetDefinition } from './apps/daemonset/storage.js';
 import { deploymentDefinition } from './apps/deployment/storage.js';
@@ -92,6 +94,10 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ],
     ['', 'ServiceAccount', plain(nameIsDNSSubdomain, { table: table(serviceAccountTable) })],
     ['', 'Service', serviceDefinition(options.services)],
+    ['admissionregistration.k8s.io', 'MutatingWebhookConfiguration', mutatingWebhookConfigurationDefinition],
+    ['admissionregistration.k8s.io', 'ValidatingWebhookConfiguration', validatingWebhookConfigurationDefinition],
+    ['admissionregistration.k8s.io', 'ValidatingAdmissionPolicy', validatingAdmissionPolicyDefinition],
+    ['admissionregistration.k8s.io', 'ValidatingAdmissionPolicyBinding', validatingAdmissionPolicyBindingDefinition],
     ['apps', 'ControllerRevision', controllerRevisionDefinition],
     ['apps', 'DaemonSet', daemonSetDefinition],
     ['apps', 'Deployment', deploymentDefinition],

@@ -10,6 +10,8 @@ import { newDefaultTolerationSeconds } from './default-toleration-seconds/defaul
 import { newNamespaceLifecycle } from './namespace-lifecycle/namespace-lifecycle.js';
 import { newPriority } from './priority/priority.js';
 import { newServiceAccount } from './service-account/service-account.js';
+import { newMutatingAdmissionWebhook } from './mutating-webhook/plugin.js';
+import { newValidatingAdmissionWebhook } from './validating-webhook/plugin.js';
 
 /** Upstream's order (kube-apiserver 1.33): webhooks, policies and ResourceQuota come last. */
 export const PLUGIN_ORDER: readonly string[] = [
@@ -83,6 +85,8 @@ export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>>
   ServiceAccount: () => newServiceAccount(),
   Priority: (deps) => newPriority(deps),
   DefaultTolerationSeconds: () => newDefaultTolerationSeconds(),
+  MutatingAdmissionWebhook: newMutatingAdmissionWebhook,
+  ValidatingAdmissionWebhook: newValidatingAdmissionWebhook,
 };
 
 export interface PluginSelection {
