@@ -11,7 +11,7 @@
  */
 import type { Filter, Handler } from './context.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
-import { withAuthentication } from './filters/with-authentication.js';
+import { withAuthentication, type AuthenticationFilterOptions } from './filters/with-authentication.js';
 import { withMetrics } from './filters/with-metrics.js';
 import { withPanicRecovery } from './filters/with-panic-recovery.js';
 import { withRequestInfo } from './filters/with-request-info.js';
@@ -21,11 +21,13 @@ export interface ChainOptions {
   readonly log: ErrorLogger;
   /** The server's request metrics; without them withMetrics passes requests through. */
   readonly metrics?: RequestMetrics;
+  /** Who sent a request (default: client certificates; anonymous only to health and version). */
+  readonly authentication?: AuthenticationFilterOptions;
 }
 
 /** The filters, outermost first. */
 export function filters(options: ChainOptions): Filter[] {
-  return [withPanicRecovery(options.log), withRequestInfo, withMetrics(options.metrics), withAuthentication];
+  return [withPanicRecovery(options.log), withRequestInfo, withMetrics(options.metrics), withAuthentication(options.authentication)];
 }
 
 /** Wrap the handler in the filters: the first filter sees the request first. */
