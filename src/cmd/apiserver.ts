@@ -12,10 +12,13 @@ import { newLogger } from '../machinery/logger.js';
 import { describeStorage, openStorage } from '../storage/open-storage.js';
 import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP } from './network-defaults.js';
 import { ensureClusterPki } from './pki/cluster-pki.js';
+import { ensureServiceAccountKey } from './pki/service-account-key.js';
+import { addAuthenticationFlags, authenticationConfigFromFlags, type AuthenticationFlags } from './authentication-flags.js';
+import { join } from 'node:path';
 import { parsePort } from './server.js';
 import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
 
-interface ApiServerFlags extends StorageFlags {
+interface ApiServerFlags extends StorageFlags, AuthenticationFlags {
   securePort: number;
   bindAddress: string;
   advertiseAddress: string;
@@ -43,6 +46,7 @@ export function apiserverCommand(): Command {
         .default(5 * 60 * 1000, '5m0s')
         .argParser(parseCompactionInterval),
     );
+  addAuthenticationFlags(command);
   return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
 }
 
@@ -77,6 +81,12 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     tls = { cert: readFileSync(pki.servingCert, 'utf8'), key: readFileSync(pki.servingKey, 'utf8'), clientCA: readFileSync(pki.caCert, 'utf8') };
     process.stdout.write(`export KUBECONFIG=${pki.adminKubeconfig}\n`);
   }
+  // Without a signing key flag, the cluster's own (made on first start, as kubeadm's sa.key).
+  if (flags.serviceAccountSigningKeyFile === undefined) {
+    const sa = await ensureServiceAccountKey(join(flags.dataDir, 'pki'));
+    flags.serviceAccountSigningKeyFile = sa.privateKey;
+    if (flags.serviceAccountKeyFile.length === 0) flags.serviceAccountKeyFile = [sa.publicKey];
+  }
   const config = { ...storageConfigFromFlags(flags), compactIntervalMs: flags.etcdCompactionInterval };
   log.info({ store: describeStorage(config) }, 'opening the store');
   const storage = await openStorage(config);
@@ -90,6 +100,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     kubernetesServiceIP: serviceIP,
     serviceClusterIPRange: flags.serviceClusterIpRange,
     serviceNodePortRange: flags.serviceNodePortRange,
+    authentication: authenticationConfigFromFlags(flags),
     log,
   });
   process.stdout.write(`apiserver: serving on https://${flags.advertiseAddress}:${server.port}\n`);

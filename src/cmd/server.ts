@@ -24,6 +24,7 @@ interface ServerFlags extends StorageFlags {
   nodeIp: string;
   nodeMonitorGracePeriod?: string;
   controllerManagerArg: string[];
+  apiserverArg: string[];
 }
 
 export function serverCommand(): Command {
@@ -41,6 +42,11 @@ export function serverCommand(): Command {
     )
     .addOption(
       new Option('--controller-manager-arg <arg>', 'pass one more flag to the controller manager, e.g. --controller-manager-arg=--leader-elect-retry-period=1s (repeatable)')
+        .default([] as string[], 'none')
+        .argParser((value: string, previous: string[]) => [...previous, value]),
+    )
+    .addOption(
+      new Option('--apiserver-arg <arg>', 'pass one more flag to the API server, e.g. --apiserver-arg=--token-auth-file=/path/tokens.csv (repeatable)')
         .default([] as string[], 'none')
         .argParser((value: string, previous: string[]) => [...previous, value]),
     );
@@ -107,6 +113,11 @@ async function runServer(flags: ServerFlags): Promise<void> {
       pki.servingKey,
       '--client-ca-file',
       pki.caCert,
+      '--service-account-key-file',
+      pki.serviceAccountKey.publicKey,
+      '--service-account-signing-key-file',
+      pki.serviceAccountKey.privateKey,
+      ...flags.apiserverArg,
     ],
   });
 

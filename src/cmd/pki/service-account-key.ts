@@ -7,7 +7,7 @@
  * it; `sa.pub` without `sa.key` is an error.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -19,6 +19,7 @@ export interface ServiceAccountKeyPaths {
 }
 
 export async function ensureServiceAccountKey(pkiDir: string, written: string[] = []): Promise<ServiceAccountKeyPaths> {
+  await mkdir(pkiDir, { recursive: true, mode: 0o700 });
   const privateKey = join(pkiDir, 'sa.key');
   const publicKey = join(pkiDir, 'sa.pub');
   const keyPem = await readOptional(privateKey);
