@@ -109,12 +109,11 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
     { kind: 'ReplicaSet', resource: 'replicasets', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: [status('apps', 'v1', 'ReplicaSet'), scale] },
     { kind: 'StatefulSet', resource: 'statefulsets', namespaced: true, shortNames: ['sts'], categories: ['all'], subresources: [status('apps', 'v1', 'StatefulSet'), scale] },
   ]),
-  // Create-only, never stored (apiserver/registry/authentication/). v1beta1 for kubectl 1.27's `auth whoami`.
+  // Create-only, never stored (apiserver/registry/authentication/).
   ...groupVersion('authentication.k8s.io', 'v1', [
     { kind: 'SelfSubjectReview', resource: 'selfsubjectreviews', namespaced: false, verbs: ['create'] },
     { kind: 'TokenReview', resource: 'tokenreviews', namespaced: false, verbs: ['create'] },
   ]),
-  ...groupVersion('authentication.k8s.io', 'v1beta1', [{ kind: 'SelfSubjectReview', resource: 'selfsubjectreviews', namespaced: false, verbs: ['create'] }]),
   ...groupVersion('batch', 'v1', [
     { kind: 'CronJob', resource: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: [status('batch', 'v1', 'CronJob')] },
     { kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], subresources: [status('batch', 'v1', 'Job')] },

@@ -2,7 +2,9 @@
  * POST /apis/authentication.k8s.io/v1/selfsubjectreviews: who am I? (upstream's
  * SelfSubjectReview REST, behind `kubectl auth whoami`). The answer names the
  * user the request was authenticated as, with its uid, groups and extra.
- * Served as v1 and, for kubectl 1.27 (which asks v1beta1 only), v1beta1.
+ * Served as v1 and, for kubectl 1.27 (which asks v1beta1 only), v1beta1 —
+ * answered but not advertised: upstream 1.33 serves v1beta1 only when
+ * --runtime-config enables it, so discovery and OpenAPI list v1 alone.
  */
 import { formatTime } from '../../../machinery/meta.js';
 import { badRequest } from '../../../machinery/status.js';
