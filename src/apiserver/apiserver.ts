@@ -7,7 +7,11 @@
 import { newBuiltinScheme } from '../api/resources.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/interface.js';
+import type { Auditor } from './audit/auditor.js';
 import { prepareAuthentication, type AuthenticationConfig } from './auth/authenticators/build.js';
+import { newAdmissionChain } from './admission/chain.js';
+import { ADMISSION_PLUGINS, selectAdmissionPlugins, type PluginSelection } from './admission/plugins/registry.js';
+import { registryLookup } from './endpoints/installer.js';
 import { bootstrap } from './bootstrap.js';
 import { newResourceHandler } from './endpoints/installer.js';
 import { newNonResourceHandler } from './endpoints/non-resource.js';
@@ -44,6 +48,10 @@ export interface ApiServerConfig {
   readonly watch?: WatchSettings;
   /** Authentication flags (auth/authenticators/build.ts); default: client certificates, anonymous to health and version. */
   readonly authentication?: AuthenticationConfig;
+  /** --enable-admission-plugins / --disable-admission-plugins (upstream's defaults otherwise). */
+  readonly admission?: PluginSelection;
+  /** Audit policy and log (--audit-policy-file, --audit-log-path); none: no auditing. */
+  readonly auditor?: Auditor;
 }
 
 export interface RunningApiServer {
@@ -80,6 +88,12 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     securePort: config.securePort,
   });
 
+  const stopAdmission = new AbortController();
+  const admission = newAdmissionChain(
+    selectAdmissionPlugins(config.admission ?? {}).map((name) => ADMISSION_PLUGINS[name]!({ stores: registryLookup(registry), signal: stopAdmission.signal })),
+  );
+  config.log.info({ plugins: admission.names }, 'admission plugins');
+
   let shuttingDown = false;
   let listener: Listener | undefined;
   const storageCheck = { name: 'etcd', check: async () => void (await config.storage.currentRevision()) };
@@ -108,6 +122,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const authenticator = authentication.build(registry);
   const resources = newResourceHandler({
     registry,
+    admission,
     createOnly: authenticationHandlers({ tokens: authenticator.tokens }),
     ...(config.watch !== undefined ? { watch: config.watch } : {}),
   });
@@ -117,6 +132,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     log,
     metrics: metrics.requests,
     authentication: { authenticator, anonymousPublicPathsOnly: config.authentication?.anonymousPublicPathsOnly ?? true },
+    ...(config.auditor !== undefined ? { auditor: config.auditor } : {}),
   });
 
   // Requests in flight, so that shutdown can end watches and wait for the rest.
@@ -150,6 +166,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       while (inFlight.size > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      stopAdmission.abort();
       registry.stop();
       running.closeConnections();
       await closed;
