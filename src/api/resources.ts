@@ -86,7 +86,13 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
       subresources: [status('', 'v1', 'ResourceQuota')],
     },
     { kind: 'Secret', resource: 'secrets', namespaced: true },
-    { kind: 'ServiceAccount', resource: 'serviceaccounts', namespaced: true, shortNames: ['sa'] },
+    {
+      kind: 'ServiceAccount',
+      resource: 'serviceaccounts',
+      namespaced: true,
+      shortNames: ['sa'],
+      subresources: [{ name: 'token', kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] }],
+    },
     {
       kind: 'Service',
       resource: 'services',
@@ -114,6 +120,11 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
     { kind: 'Deployment', resource: 'deployments', namespaced: true, shortNames: ['deploy'], categories: ['all'], subresources: [status('apps', 'v1', 'Deployment'), scale] },
     { kind: 'ReplicaSet', resource: 'replicasets', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: [status('apps', 'v1', 'ReplicaSet'), scale] },
     { kind: 'StatefulSet', resource: 'statefulsets', namespaced: true, shortNames: ['sts'], categories: ['all'], subresources: [status('apps', 'v1', 'StatefulSet'), scale] },
+  ]),
+  // Create-only, never stored (apiserver/registry/authentication/).
+  ...groupVersion('authentication.k8s.io', 'v1', [
+    { kind: 'SelfSubjectReview', resource: 'selfsubjectreviews', namespaced: false, verbs: ['create'] },
+    { kind: 'TokenReview', resource: 'tokenreviews', namespaced: false, verbs: ['create'] },
   ]),
   ...groupVersion('batch', 'v1', [
     { kind: 'CronJob', resource: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: [status('batch', 'v1', 'CronJob')] },

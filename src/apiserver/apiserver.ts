@@ -8,6 +8,7 @@ import { newBuiltinScheme } from '../api/resources.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/interface.js';
 import type { Auditor } from './audit/auditor.js';
+import { prepareAuthentication, type AuthenticationConfig } from './auth/authenticators/build.js';
 import { newAdmissionChain } from './admission/chain.js';
 import { ADMISSION_PLUGINS, selectAdmissionPlugins, type PluginSelection } from './admission/plugins/registry.js';
 import { registryLookup } from './endpoints/installer.js';
@@ -20,6 +21,7 @@ import { newApiServerMetrics } from './metrics/api-server-metrics.js';
 import { newInstrumentedStorage } from './metrics/instrumented-storage.js';
 import { newMetricsHandler } from './metrics/metrics-handler.js';
 import { newStorageTypeResolver, storedResources } from './metrics/storage-types.js';
+import { authenticationHandlers } from './registry/authentication/handlers.js';
 import { builtinDefinitions } from './registry/builtin.js';
 import { ObjectStorage } from './registry/generic/object-storage.js';
 import { Registry } from './registry/registry.js';
@@ -44,6 +46,8 @@ export interface ApiServerConfig {
   readonly serviceNodePortRange?: string;
   readonly log: Logger;
   readonly watch?: WatchSettings;
+  /** Authentication flags (auth/authenticators/build.ts); default: client certificates, anonymous to health and version. */
+  readonly authentication?: AuthenticationConfig;
   /** --enable-admission-plugins / --disable-admission-plugins (upstream's defaults otherwise). */
   readonly admission?: PluginSelection;
   /** Audit policy and log (--audit-policy-file, --audit-log-path); none: no auditing. */
@@ -60,7 +64,11 @@ export interface RunningApiServer {
 export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
   const scheme = newBuiltinScheme();
   const metrics = newApiServerMetrics();
-  const definitions = builtinDefinitions({ services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange } });
+  const authentication = prepareAuthentication(config.authentication, (message) => config.log.warn(message));
+  const definitions = builtinDefinitions({
+    services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange },
+    ...(authentication.serviceAccountTokens !== undefined ? { serviceAccountTokens: authentication.serviceAccountTokens } : {}),
+  });
   const storageTypeOf = newStorageTypeResolver(config.storagePrefix, storedResources(scheme, definitions));
   const admissionPlugins = selectAdmissionPlugins(config.admission ?? {});
   const registry = new Registry({
@@ -113,10 +121,21 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       },
     ],
   });
-  const resources = newResourceHandler({ registry, admission, ...(config.watch !== undefined ? { watch: config.watch } : {}) });
+  const authenticator = authentication.build(registry);
+  const resources = newResourceHandler({
+    registry,
+    admission,
+    createOnly: authenticationHandlers({ tokens: authenticator.tokens }),
+    ...(config.watch !== undefined ? { watch: config.watch } : {}),
+  });
   const route: Handler = (ctx) => (ctx.info.isResourceRequest && ctx.info.resource !== '' ? resources(ctx) : nonResource(ctx));
   const log = (message: string, detail: Record<string, unknown>): void => config.log.error(detail, message);
-  const chain = buildHandlerChain(route, { log, metrics: metrics.requests, ...(config.auditor !== undefined ? { auditor: config.auditor } : {}) });
+  const chain = buildHandlerChain(route, {
+    log,
+    metrics: metrics.requests,
+    authentication: { authenticator, anonymousPublicPathsOnly: config.authentication?.anonymousPublicPathsOnly ?? true },
+    ...(config.auditor !== undefined ? { auditor: config.auditor } : {}),
+  });
 
   // Requests in flight, so that shutdown can end watches and wait for the rest.
   const inFlight = new Set<RequestContext>();

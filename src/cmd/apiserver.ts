@@ -15,10 +15,13 @@ import { newLogger, type Logger } from '../machinery/logger.js';
 import { describeStorage, openStorage } from '../storage/open-storage.js';
 import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP } from './network-defaults.js';
 import { ensureClusterPki } from './pki/cluster-pki.js';
+import { ensureServiceAccountKey } from './pki/service-account-key.js';
+import { addAuthenticationFlags, authenticationConfigFromFlags, type AuthenticationFlags } from './authentication-flags.js';
+import { join } from 'node:path';
 import { parsePort } from './server.js';
 import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
 
-interface ApiServerFlags extends StorageFlags {
+interface ApiServerFlags extends StorageFlags, AuthenticationFlags {
   securePort: number;
   bindAddress: string;
   advertiseAddress: string;
@@ -62,6 +65,7 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--enable-admission-plugins <names>', 'admission plugins to run besides the default ones (comma-separated upstream names)').default([], 'none').argParser(commaList))
     .addOption(new Option('--disable-admission-plugins <names>', 'default admission plugins not to run (comma-separated upstream names)').default([], 'none').argParser(commaList))
     .addOption(new Option('--audit-log-format <format>', 'format of the audit log: json').default('json').choices(['json']));
+  addAuthenticationFlags(command);
   return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
 }
 
@@ -124,6 +128,12 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     tls = { cert: readFileSync(pki.servingCert, 'utf8'), key: readFileSync(pki.servingKey, 'utf8'), clientCA: readFileSync(pki.caCert, 'utf8') };
     process.stdout.write(`export KUBECONFIG=${pki.adminKubeconfig}\n`);
   }
+  // Without a signing key flag, the cluster's own (made on first start, as kubeadm's sa.key).
+  if (flags.serviceAccountSigningKeyFile === undefined) {
+    const sa = await ensureServiceAccountKey(join(flags.dataDir, 'pki'));
+    flags.serviceAccountSigningKeyFile = sa.privateKey;
+    if (flags.serviceAccountKeyFile.length === 0) flags.serviceAccountKeyFile = [sa.publicKey];
+  }
   const auditor = await auditorFromFlags(flags, log);
   if (auditor !== undefined) log.info({ path: flags.auditLogPath, policy: flags.auditPolicyFile }, 'auditing');
   const config = { ...storageConfigFromFlags(flags), compactIntervalMs: flags.etcdCompactionInterval };
@@ -139,6 +149,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     kubernetesServiceIP: serviceIP,
     serviceClusterIPRange: flags.serviceClusterIpRange,
     serviceNodePortRange: flags.serviceNodePortRange,
+    authentication: authenticationConfigFromFlags(flags),
     log,
     ...(auditor !== undefined ? { auditor } : {}),
     admission: { enable: flags.enableAdmissionPlugins, disable: flags.disableAdmissionPlugins },

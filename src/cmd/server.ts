@@ -25,9 +25,9 @@ interface ServerFlags extends StorageFlags {
   nodeIp: string;
   nodeMonitorGracePeriod?: string;
   controllerManagerArg: string[];
+  apiserverArg: string[];
   auditLogPath?: string;
   auditPolicyFile?: string;
-  apiserverArg: string[];
 }
 
 export function serverCommand(): Command {
@@ -47,14 +47,14 @@ export function serverCommand(): Command {
       new Option('--controller-manager-arg <arg>', 'pass one more flag to the controller manager, e.g. --controller-manager-arg=--leader-elect-retry-period=1s (repeatable)')
         .default([] as string[], 'none')
         .argParser((value: string, previous: string[]) => [...previous, value]),
+    )
+    .addOption(
+      new Option('--apiserver-arg <arg>', 'pass one more flag to the API server, e.g. --apiserver-arg=--token-auth-file=/path/tokens.csv (repeatable)')
+        .default([] as string[], 'none')
+        .argParser((value: string, previous: string[]) => [...previous, value]),
     );
   command
     .addOption(new Option('--audit-log-path <path>', 'the API server\'s audit log (default <data-dir>/logs/audit.log; empty: no audit log)'))
-    .addOption(
-      new Option('--apiserver-arg <arg>', 'pass one more flag to the API server, e.g. --apiserver-arg=--enable-admission-plugins=NodeRestriction (repeatable)')
-        .default([] as string[], 'none')
-        .argParser((value: string, previous: string[]) => [...previous, value]),
-    )
     .addOption(new Option('--audit-policy-file <path>', 'the audit policy (default <data-dir>/audit-policy.yaml, written with the built-in Metadata-level policy on first start)'));
   return command.action(async (flags: ServerFlags) => runServer(flags));
 }
@@ -119,6 +119,10 @@ async function runServer(flags: ServerFlags): Promise<void> {
       pki.servingKey,
       '--client-ca-file',
       pki.caCert,
+      '--service-account-key-file',
+      pki.serviceAccountKey.publicKey,
+      '--service-account-signing-key-file',
+      pki.serviceAccountKey.privateKey,
       ...auditArgs(flags, dataDir),
       ...flags.apiserverArg,
     ],

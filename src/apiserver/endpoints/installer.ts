@@ -20,6 +20,12 @@ import { newWatchHandler, type WatchSettings } from './watch.js';
 export interface ResourceHandlerOptions {
   readonly registry: Registry;
   readonly watch?: WatchSettings;
+  /**
+   * Resources that are only created and never stored (TokenReview,
+   * SelfSubjectReview, …), by `group/version/resource`: cluster-scoped, POST
+   * to the collection only (405 for any other verb).
+   */
+  readonly createOnly?: ReadonlyMap<string, Handler>;
   readonly admission?: AdmissionChain;
 }
 
@@ -61,6 +67,12 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
   return async (ctx) => {
     const info = ctx.info;
     if (info.apiGroup === '' && info.apiVersion === 'v1' && info.resource === 'bindings') return bindings(ctx);
+    const createOnly = options.createOnly?.get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`);
+    if (createOnly !== undefined) {
+      if (info.namespace !== '' || info.subresource !== '') throw resourceNotFound();
+      if (info.verb !== 'create' || info.name !== '') throw methodNotAllowed();
+      return createOnly(ctx);
+    }
     const entry = options.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (entry === undefined) throw resourceNotFound();
     const resource = entry.info;

@@ -27,7 +27,8 @@ import { resourceQuotaTable } from './core/resourcequota/table.js';
 import { secretTable } from './core/secret/table.js';
 import { setEndpointsDefaults } from './core/service/endpoints-defaults.js';
 import { serviceDefinition, type ServiceAllocationOptions } from './core/service/storage.js';
-import { serviceAccountTable } from './core/serviceaccount/table.js';
+import { serviceAccountDefinition } from './core/serviceaccount/storage.js';
+import type { TokenRequestOptions } from './core/serviceaccount/token.js';
 import { eventsV1EventDefinition } from './events/event/storage.js';
 import { definitionKey } from './registry.js';
 import type { ResourceDefinition } from './definition.js';
@@ -58,6 +59,8 @@ export function str(object: KubeObject, ...path: string[]): string {
 export interface BuiltinOptions {
   /** Service allocation: `--service-cluster-ip-range` and `--service-node-port-range`. */
   readonly services?: ServiceAllocationOptions;
+  /** The service-account token issuer of serviceaccounts/token (absent: the subresource answers 405). */
+  readonly serviceAccountTokens?: TokenRequestOptions;
 }
 
 export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, ResourceDefinition> {
@@ -92,7 +95,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
         },
       }),
     ],
-    ['', 'ServiceAccount', plain(nameIsDNSSubdomain, { table: table(serviceAccountTable) })],
+    ['', 'ServiceAccount', serviceAccountDefinition(options.serviceAccountTokens)],
     ['', 'Service', serviceDefinition(options.services)],
     ['admissionregistration.k8s.io', 'MutatingWebhookConfiguration', mutatingWebhookConfigurationDefinition],
     ['admissionregistration.k8s.io', 'ValidatingWebhookConfiguration', validatingWebhookConfigurationDefinition],

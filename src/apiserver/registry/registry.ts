@@ -50,6 +50,8 @@ export interface RegistryOptions {
 export class Registry {
   private readonly entries = new Map<string, ResourceEntry>();
   private readonly cachers: Cacher[] = [];
+  /** Each resource's watch cache, by `group/version/resource`. */
+  private readonly cacheOf = new Map<string, Cacher>();
   private namespaceCache: Cacher | undefined;
 
   constructor(options: RegistryOptions) {
@@ -71,6 +73,7 @@ export class Registry {
           this.cachers.push(cacher);
         }
         if (info.group === '' && info.resource === 'namespaces') this.namespaceCache = cacher;
+        this.cacheOf.set(`${info.group}/${info.version}/${info.resource}`, cacher);
         storage = cacher;
       }
       const config = {
@@ -143,6 +146,23 @@ export class Registry {
     const stored = options.scheme.kind(sv.group, sv.version, sv.kind);
     if (stored === undefined) throw new Error(`${gvkKey(info)}: its storage version ${gvkKey(sv)} is not served`);
     return options.definitions.get(definitionKey(stored.group, stored.kind))?.storagePath ?? stored.resource;
+  }
+
+  /**
+   * An object as the watch cache holds it, else as storage does; undefined
+   * when it does not exist. For checks on the request path that upstream
+   * answers from an informer (a service-account token's ServiceAccount and pod).
+   */
+  async getCached(group: string, version: string, resource: string, namespace: string, name: string): Promise<KubeObject | undefined> {
+    const store = this.store(group, version, resource);
+    const cached = await this.cacheOf.get(`${group}/${version}/${resource}`)?.cached(store.key(namespace, name));
+    if (cached !== undefined) return cached;
+    try {
+      return await store.get(namespace, name);
+    } catch (e: unknown) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
   }
 
   /** Stop every watch cache (on shutdown). */

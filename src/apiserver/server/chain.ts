@@ -14,7 +14,7 @@ import type { Auditor } from '../audit/auditor.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
 import { trackLatency } from './filters/track-latency.js';
 import { withAudit, withFailedAuthenticationAudit } from './filters/with-audit.js';
-import { withAuthentication } from './filters/with-authentication.js';
+import { withAuthentication, type AuthenticationFilterOptions } from './filters/with-authentication.js';
 import { withMetrics } from './filters/with-metrics.js';
 import { withPanicRecovery } from './filters/with-panic-recovery.js';
 import { withRequestInfo } from './filters/with-request-info.js';
@@ -24,6 +24,8 @@ export interface ChainOptions {
   readonly log: ErrorLogger;
   /** The server's request metrics; without them withMetrics passes requests through. */
   readonly metrics?: RequestMetrics;
+  /** Who sent a request (default: client certificates; anonymous only to health and version). */
+  readonly authentication?: AuthenticationFilterOptions;
   /** The audit policy and log; without it nothing is audited and no stage is timed. */
   readonly auditor?: Auditor;
 }
@@ -36,7 +38,7 @@ export function filters(options: ChainOptions): Filter[] {
     withPanicRecovery(options.log),
     withRequestInfo,
     withMetrics(options.metrics),
-    withFailedAuthenticationAudit(options.auditor, timed('authentication', withAuthentication)),
+    withFailedAuthenticationAudit(options.auditor, timed('authentication', withAuthentication(options.authentication))),
     withAudit(options.auditor),
   ];
 }

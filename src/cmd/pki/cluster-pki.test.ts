@@ -67,6 +67,8 @@ const ALL_FILES = [
   'pki/ca.key',
   ...LEAF_FILES.flatMap((name) => [`pki/${name}.crt`, `pki/${name}.key`]),
   ...['controller-manager', 'scheduler', 'proxy', 'kubelet'].map((name) => `pki/${name}.kubeconfig`),
+  'pki/sa.key',
+  'pki/sa.pub',
 ].sort();
 
 interface KubeconfigShape {
@@ -118,7 +120,7 @@ describe('ensureClusterPki on first start', () => {
     assert.equal((await stat(pki.pkiDir)).mode & 0o777, 0o700);
     for (const name of ALL_FILES) {
       const mode = (await stat(join(dataDir, name))).mode & 0o777;
-      assert.equal(mode, name.endsWith('.crt') ? 0o644 : 0o600, `${name} has mode ${mode.toString(8)}`);
+      assert.equal(mode, name.endsWith('.crt') || name.endsWith('.pub') ? 0o644 : 0o600, `${name} has mode ${mode.toString(8)}`);
     }
   });
 
@@ -244,7 +246,8 @@ describe('ensureClusterPki on later starts', () => {
     const later = new Date(Date.now() + 340 * DAY_MS);
     const pki = await ensureClusterPki({ ...baseOptions(dataDir), now: later });
     const replaced = changed(first, await snapshot(dataDir));
-    assert.deepEqual(replaced, ALL_FILES.filter((name) => !name.startsWith('pki/ca.')));
+    // The service-account key never expires and is kept.
+    assert.deepEqual(replaced, ALL_FILES.filter((name) => !name.startsWith('pki/ca.') && !name.startsWith('pki/sa.')));
     assert.deepEqual(relative(dataDir, pki.written), replaced);
     const notAfter = describeCertificate(await readFile(pki.servingCert, 'utf8')).notAfter.getTime();
     assert.ok(notAfter > later.getTime() + 364 * DAY_MS);
@@ -286,7 +289,8 @@ describe('ensureClusterPki on later starts', () => {
     await rm(pki.caCert);
     const again = await ensureClusterPki(baseOptions(dataDir));
     assert.notEqual(await readFile(again.caKey, 'utf8'), oldKey);
-    assert.deepEqual(relative(dataDir, again.written), ALL_FILES);
+    // The service-account key does not depend on the CA and is kept.
+    assert.deepEqual(relative(dataDir, again.written), ALL_FILES.filter((name) => !name.startsWith('pki/sa.')));
   });
 });
 

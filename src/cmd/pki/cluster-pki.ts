@@ -14,6 +14,7 @@
  * | `pki/scheduler.{crt,key,kubeconfig}` | CN=system:kube-scheduler |
  * | `pki/proxy.{crt,key,kubeconfig}` | CN=system:kube-proxy |
  * | `pki/kubelet.{crt,key,kubeconfig}` | CN=system:node:NAME, O=system:nodes |
+ * | `pki/sa.key`, `pki/sa.pub` | the service-account token signing key pair (service-account-key.ts) |
  *
  * Every kubeconfig names the cluster `k8ts` and the user after the
  * certificate's CN; the admin's context is `k8ts`, the others' `<user>@k8ts`.
@@ -44,6 +45,7 @@ import {
   type KeyType,
 } from './certificates.js';
 import { CLUSTER_NAME, renderKubeconfig } from './kubeconfig.js';
+import { ensureServiceAccountKey, type ServiceAccountKeyPaths } from './service-account-key.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 /** Options for {@link ensureClusterPki}. */
@@ -93,6 +95,8 @@ export interface ClusterPki {
   readonly kubeconfigs: Readonly<Record<ClusterIdentity, string>>;
   /** Client certificate and key of each identity. */
   readonly clientCertificates: Readonly<Record<ClusterIdentity, ClientCertificatePaths>>;
+  /** The service-account token signing key (`pki/sa.key`) and its public key (`pki/sa.pub`). */
+  readonly serviceAccountKey: ServiceAccountKeyPaths;
   /** The files this call created or replaced, in the order written (empty when everything was kept). */
   readonly written: readonly string[];
 }
@@ -227,8 +231,11 @@ export async function ensureClusterPki(options: ClusterPkiOptions): Promise<Clus
     clientCertificates[spec.identity] = { cert, key };
   }
 
+  const serviceAccountKey = await ensureServiceAccountKey(pkiDir, written);
+
   return {
     pkiDir,
+    serviceAccountKey,
     caCert,
     caKey,
     servingCert,

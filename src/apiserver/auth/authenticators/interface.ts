@@ -24,7 +24,16 @@ export interface Authenticator {
   authenticate(ctx: RequestContext): Promise<AuthenticationResult | undefined> | AuthenticationResult | undefined;
 }
 
+/**
+ * What a token is checked against. `audiences`: the audiences the caller
+ * accepts (TokenReview's spec.audiences); absent, the API server's own
+ * (--api-audiences), as upstream's implicit audiences.
+ */
+export interface TokenOptions {
+  readonly audiences?: readonly string[];
+}
+
 /** A bearer-token authenticator (static token file, service-account JWTs, OIDC, webhook): the token is already extracted. */
 export interface TokenAuthenticator {
-  authenticateToken(token: string): Promise<AuthenticationResult | undefined> | AuthenticationResult | undefined;
+  authenticateToken(token: string, options?: TokenOptions): Promise<AuthenticationResult | undefined> | AuthenticationResult | undefined;
 }

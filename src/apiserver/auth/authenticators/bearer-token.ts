@@ -1,0 +1,36 @@
+/**
+ * The bearer token of a request (`Authorization: Bearer TOKEN`), handed to the
+ * token authenticators, as upstream's bearertoken authenticator:
+ *
+ * - no Authorization header, another scheme, or an empty token: no opinion;
+ * - a token no token authenticator accepts: 401 ("invalid bearer token"),
+ *   even when anonymous requests are allowed;
+ * - an accepted token: the user, and the Authorization header is removed so
+ *   that nothing after authentication (a proxy, a log) sees it.
+ */
+import { unauthorized } from '../../../machinery/status.js';
+import type { RequestContext } from '../../server/context.js';
+import type { Authenticator, TokenAuthenticator } from './interface.js';
+
+/** The token of an `Authorization: Bearer TOKEN` header, or undefined. */
+export function bearerTokenOf(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  const parts = value.trim().split(' ');
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
+  const token = parts[1]!;
+  return token === '' ? undefined : token;
+}
+
+export function newBearerTokenAuthenticator(tokens: TokenAuthenticator): Authenticator {
+  return {
+    async authenticate(ctx: RequestContext) {
+      const token = bearerTokenOf(ctx.req.headers.authorization);
+      if (token === undefined) return undefined;
+      const result = await tokens.authenticateToken(token);
+      if (result === undefined) throw unauthorized('invalid bearer token');
+      delete ctx.req.headers.authorization;
+      return result;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { KubeObject } from '../../../machinery/meta.js';
+import { audienceAgnostic } from './audience-agnostic.js';
+import { prepareAuthentication } from './build.js';
+import { fakeRequest } from './testing/fake-request.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'authn-build-'));
+const file = (name: string, text: string): string => {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+};
+const noObjects = { getCached: async (): Promise<KubeObject | undefined> => undefined };
+
+describe('authentication from flags', () => {
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('stops at start on a bad token file, key file or OIDC CA file, naming it', () => {
+    assert.throws(() => prepareAuthentication({ tokenAuthFile: file('bad.csv', 'a,b\n') }), /bad.csv' must have at least 3 columns/);
+    assert.throws(() => prepareAuthentication({ tokenAuthFile: join(dir, 'missing.csv') }), /reading the token file .*missing.csv/);
+    assert.throws(() => prepareAuthentication({ serviceAccountSigningKeyFile: file('bad.key', 'x') }), /bad.key is not a private key in PEM form/);
+    assert.throws(() => prepareAuthentication({ serviceAccountKeyFiles: [file('bad.pub', 'x')] }), /bad.pub holds no PEM key/);
+    assert.throws(() => prepareAuthentication({ oidc: { issuerUrl: 'https://i', clientId: 'c', caFile: join(dir, 'nope.crt') } }), /nope.crt \(--oidc-ca-file\) failed/);
+    assert.throws(() => prepareAuthentication({ oidc: { issuerUrl: 'http://i', clientId: 'c' } }), /URL scheme must be https/);
+  });
+
+  it('defaults the issuer and audiences as upstream, and issues tokens only with a signing key', () => {
+    const none = prepareAuthentication();
+    assert.deepEqual(none.apiAudiences, ['https://kubernetes.default.svc.cluster.local']);
+    assert.equal(none.serviceAccountTokens, undefined);
+    const key = file('sa.key', generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
+    const withKey = prepareAuthentication({ serviceAccountSigningKeyFile: key, serviceAccountIssuers: ['https://issuer'], apiAudiences: ['api'] });
+    assert.deepEqual(withKey.apiAudiences, ['api']);
+    assert.ok(withKey.serviceAccountTokens !== undefined);
+  });
+
+  it('builds the token chain: a static token authenticates, valid for the API audiences', async () => {
+    const auth = prepareAuthentication({ tokenAuthFile: file('ok.csv', 'tok,alice,1\n') }).build(noObjects);
+    const { user } = await auth.authenticate(fakeRequest({ headers: { authorization: 'Bearer tok' } }));
+    assert.deepEqual(user, { name: 'alice', uid: '1', groups: ['system:authenticated'] });
+    assert.deepEqual((await auth.tokens.authenticateToken('tok'))?.audiences, ['https://kubernetes.default.svc.cluster.local']);
+  });
+
+  it('turns anonymous off with --anonymous-auth=false', async () => {
+    await assert.rejects(async () => prepareAuthentication({ anonymous: false }).build(noObjects).authenticate(fakeRequest()), /Unauthorized/);
+  });
+});
+
+describe('audience-agnostic tokens', () => {
+  const inner = { authenticateToken: (t: string) => (t === 'ok' ? { user: { name: 'u', groups: [] } } : undefined) };
+  it('are valid for the API audiences only', async () => {
+    const auth = audienceAgnostic(['api', 'other'], inner);
+    assert.deepEqual((await auth.authenticateToken('ok'))?.audiences, ['api', 'other']);
+    assert.deepEqual((await auth.authenticateToken('ok', { audiences: ['other', 'x'] }))?.audiences, ['other']);
+    assert.equal(await auth.authenticateToken('ok', { audiences: ['vault'] }), undefined);
+    assert.equal(await auth.authenticateToken('bad'), undefined);
+  });
+});
