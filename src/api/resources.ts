@@ -103,6 +103,13 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
     { kind: 'ReplicaSet', resource: 'replicasets', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: [status('apps', 'v1', 'ReplicaSet'), scale] },
     { kind: 'StatefulSet', resource: 'statefulsets', namespaced: true, shortNames: ['sts'], categories: ['all'], subresources: [status('apps', 'v1', 'StatefulSet'), scale] },
   ]),
+  // Create-only reviews, answered by the API server's authorizer and stored nowhere (apiserver/registry/authorization).
+  ...groupVersion('authorization.k8s.io', 'v1', [
+    { kind: 'LocalSubjectAccessReview', resource: 'localsubjectaccessreviews', namespaced: true, verbs: ['create'] },
+    { kind: 'SelfSubjectAccessReview', resource: 'selfsubjectaccessreviews', namespaced: false, verbs: ['create'] },
+    { kind: 'SelfSubjectRulesReview', resource: 'selfsubjectrulesreviews', namespaced: false, verbs: ['create'] },
+    { kind: 'SubjectAccessReview', resource: 'subjectaccessreviews', namespaced: false, verbs: ['create'] },
+  ]),
   ...groupVersion('batch', 'v1', [
     { kind: 'CronJob', resource: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: [status('batch', 'v1', 'CronJob')] },
     { kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], subresources: [status('batch', 'v1', 'Job')] },

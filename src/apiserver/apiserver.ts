@@ -8,6 +8,9 @@ import { newBuiltinScheme } from '../api/resources.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/interface.js';
 import { bootstrap } from './bootstrap.js';
+import { newAuthorizationPipeline } from './auth/authorization-pipeline.js';
+import { EscalationGuard } from './auth/authorizers/rbac/escalation.js';
+import type { AuthorizationMode } from './auth/authorizers/modes.js';
 import { newResourceHandler } from './endpoints/installer.js';
 import { newNonResourceHandler } from './endpoints/non-resource.js';
 import { newOpenApiV2Handler, newOpenApiV3Handler } from './endpoints/openapi.js';
@@ -16,6 +19,7 @@ import { newApiServerMetrics } from './metrics/api-server-metrics.js';
 import { newInstrumentedStorage } from './metrics/instrumented-storage.js';
 import { newMetricsHandler } from './metrics/metrics-handler.js';
 import { newStorageTypeResolver, storedResources } from './metrics/storage-types.js';
+import { AUTHORIZATION_GROUP } from './registry/authorization/reviews.js';
 import { builtinDefinitions } from './registry/builtin.js';
 import { ObjectStorage } from './registry/generic/object-storage.js';
 import { Registry } from './registry/registry.js';
@@ -40,6 +44,8 @@ export interface ApiServerConfig {
   readonly serviceNodePortRange?: string;
   readonly log: Logger;
   readonly watch?: WatchSettings;
+  /** `--authorization-mode`, parsed (default AlwaysAllow, as upstream's kube-apiserver). */
+  readonly authorizationModes?: readonly AuthorizationMode[];
 }
 
 export interface RunningApiServer {
@@ -52,7 +58,8 @@ export interface RunningApiServer {
 export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
   const scheme = newBuiltinScheme();
   const metrics = newApiServerMetrics();
-  const definitions = builtinDefinitions({ services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange } });
+  const escalation = new EscalationGuard();
+  const definitions = builtinDefinitions({ services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange }, escalation });
   const storageTypeOf = newStorageTypeResolver(config.storagePrefix, storedResources(scheme, definitions));
   const registry = new Registry({
     scheme,
@@ -70,6 +77,12 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     kubernetesServiceIP: config.kubernetesServiceIP,
     advertiseAddress: config.advertiseAddress,
     securePort: config.securePort,
+  });
+  const authorization = await newAuthorizationPipeline({
+    registry,
+    escalation,
+    modes: config.authorizationModes ?? ['AlwaysAllow'],
+    onError: (message, error) => config.log.warn({ err: error }, message),
   });
 
   let shuttingDown = false;
@@ -98,9 +111,12 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     ],
   });
   const resources = newResourceHandler({ registry, ...(config.watch !== undefined ? { watch: config.watch } : {}) });
-  const route: Handler = (ctx) => (ctx.info.isResourceRequest && ctx.info.resource !== '' ? resources(ctx) : nonResource(ctx));
+  const route: Handler = (ctx) => {
+    if (!ctx.info.isResourceRequest || ctx.info.resource === '') return nonResource(ctx);
+    return ctx.info.apiGroup === AUTHORIZATION_GROUP ? authorization.reviews(ctx) : resources(ctx);
+  };
   const log = (message: string, detail: Record<string, unknown>): void => config.log.error(detail, message);
-  const chain = buildHandlerChain(route, { log, metrics: metrics.requests });
+  const chain = buildHandlerChain(route, { log, metrics: metrics.requests, authorizer: authorization.authorizer });
 
   // Requests in flight, so that shutdown can end watches and wait for the rest.
   const inFlight = new Set<RequestContext>();
@@ -133,6 +149,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       while (inFlight.size > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      authorization.stop();
       registry.stop();
       running.closeConnections();
       await closed;

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseGoDuration } from '../api/protobuf/go-values.js';
 import { startApiServer } from '../apiserver/apiserver.js';
+import { parseAuthorizationModes, type AuthorizationMode } from '../apiserver/auth/authorizers/modes.js';
 import { newLogger } from '../machinery/logger.js';
 import { describeStorage, openStorage } from '../storage/open-storage.js';
 import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP } from './network-defaults.js';
@@ -25,6 +26,7 @@ interface ApiServerFlags extends StorageFlags {
   serviceClusterIpRange: string;
   serviceNodePortRange: string;
   etcdCompactionInterval: number;
+  authorizationMode: AuthorizationMode[];
 }
 
 export function apiserverCommand(): Command {
@@ -39,11 +41,24 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--service-cluster-ip-range <cidr>', 'the range Service clusterIPs come from').default(DEFAULT_SERVICE_CLUSTER_IP_RANGE))
     .addOption(new Option('--service-node-port-range <range>', 'the range of ports NodePort and LoadBalancer Services get node ports from').default('30000-32767'))
     .addOption(
+      new Option('--authorization-mode <modes>', 'ordered list of plug-ins to do authorization on the secure port: AlwaysAllow, AlwaysDeny, RBAC (Node, Webhook: not yet)')
+        .default(['AlwaysAllow'], 'AlwaysAllow')
+        .argParser(parseModesFlag),
+    )
+    .addOption(
       new Option('--etcd-compaction-interval <duration>', 'how often the embedded store is compacted (0 disables it)')
         .default(5 * 60 * 1000, '5m0s')
         .argParser(parseCompactionInterval),
     );
   return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
+}
+
+function parseModesFlag(text: string): AuthorizationMode[] {
+  try {
+    return parseAuthorizationModes(text);
+  } catch (e: unknown) {
+    throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 /** A Go duration (`5m0s`, `2s`) in milliseconds, as upstream's flag takes it. */
@@ -90,6 +105,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     kubernetesServiceIP: serviceIP,
     serviceClusterIPRange: flags.serviceClusterIpRange,
     serviceNodePortRange: flags.serviceNodePortRange,
+    authorizationModes: flags.authorizationMode,
     log,
   });
   process.stdout.write(`apiserver: serving on https://${flags.advertiseAddress}:${server.port}\n`);

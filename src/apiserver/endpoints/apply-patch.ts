@@ -19,7 +19,7 @@ import { asKubeObject } from './decode-object.js';
 import { addWarnings, type FieldValidationDirective } from './field-validation.js';
 import { decodeYamlStrict } from './strict-json.js';
 import type { OutputFormat } from './negotiation.js';
-import type { Target } from './target.js';
+import { userOf, type Target } from './target.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -50,7 +50,7 @@ export async function handleApplyPatch(ctx: RequestContext, t: Target, request: 
       warnings = strictWarnings(request.directive, duplicates);
       return asKubeObject(result, expected) as KubeObject;
     },
-    { dryRun: request.dryRun, allowCreate: true },
+    { dryRun: request.dryRun, allowCreate: true, ...userOf(ctx) },
   );
   addWarnings(ctx, warnings);
   writeObject(ctx, created ? 201 : 200, object, request.format);

@@ -2,7 +2,7 @@ import { writeObject } from '../server/response.js';
 import { readObject } from './decode-object.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
-import type { VerbHandler } from './target.js';
+import { userOf, type VerbHandler } from './target.js';
 import { badRequest } from '../../machinery/status.js';
 import { trackWrite } from '../fieldmanager/for-resource.js';
 import { parseManagerOptions } from '../fieldmanager/request-options.js';
@@ -17,6 +17,6 @@ export const handleCreate: VerbHandler = async (ctx, t) => {
   if (t.resource.namespaced && ns !== undefined && ns !== '' && ns !== t.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  const created = await t.store.create(t.namespace, object, { dryRun });
+  const created = await t.store.create(t.namespace, object, { dryRun, ...userOf(ctx) });
   writeObject(ctx, 201, created, format);
 };

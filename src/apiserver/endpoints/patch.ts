@@ -22,7 +22,7 @@ import { mergePatch } from './merge-patch.js';
 import { negotiateInput, negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
 import { strategicMergePatchObject, strategicMergeSchemaFor } from './strategic-merge.js';
-import type { VerbHandler } from './target.js';
+import { userOf, type VerbHandler } from './target.js';
 
 export const handlePatch: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
@@ -48,7 +48,7 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
       warnings = patched.warnings;
       return trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, current, patched.object, managerOptions.manager);
     },
-    { dryRun, allowCreate: false },
+    { dryRun, allowCreate: false, ...userOf(ctx) },
   );
   addWarnings(ctx, warnings);
   writeObject(ctx, 200, object, format);

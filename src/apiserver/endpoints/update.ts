@@ -5,7 +5,7 @@ import { writeObject } from '../server/response.js';
 import { readObject } from './decode-object.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
-import type { VerbHandler } from './target.js';
+import { userOf, type VerbHandler } from './target.js';
 
 /** PUT of one object: replace it (optimistic concurrency on metadata.resourceVersion). */
 export const handleUpdate: VerbHandler = async (ctx, t) => {
@@ -15,6 +15,6 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
   const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'UpdateOptions');
   const object = await readObject(ctx, expected, 'UpdateOptions');
   const track = { ...t, defaults: (o: KubeObject) => t.store.strategy.defaults(o) };
-  const { object: stored, created } = await t.store.update(t.namespace, t.name, (current) => trackWrite(track, current, object, manager), { dryRun });
+  const { object: stored, created } = await t.store.update(t.namespace, t.name, (current) => trackWrite(track, current, object, manager), { dryRun, ...userOf(ctx) });
   writeObject(ctx, created ? 201 : 200, stored, format);
 };

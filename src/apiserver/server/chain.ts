@@ -2,8 +2,8 @@
  * The request pipeline, in the order upstream runs it. Read top to bottom:
  * this is the whole path of a request through the API server.
  *
- *   panic recovery → request info → metrics → authentication → (audit,
- *   impersonation, priority and fairness, authorization: later issues) → the handler
+ *   panic recovery → request info → metrics → authentication → (audit: later
+ *   issue) → impersonation → (priority and fairness: later) → authorization → the handler
  *
  * The handler of a resource request runs mutating admission, the strategy's
  * prepare and validate, validating admission, and then storage (see
@@ -11,7 +11,10 @@
  */
 import type { Filter, Handler } from './context.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
+import type { Authorizer } from '../auth/authorizers/interface.js';
 import { withAuthentication } from './filters/with-authentication.js';
+import { withAuthorization } from './filters/with-authorization.js';
+import { withImpersonation } from './filters/with-impersonation.js';
 import { withMetrics } from './filters/with-metrics.js';
 import { withPanicRecovery } from './filters/with-panic-recovery.js';
 import { withRequestInfo } from './filters/with-request-info.js';
@@ -21,11 +24,20 @@ export interface ChainOptions {
   readonly log: ErrorLogger;
   /** The server's request metrics; without them withMetrics passes requests through. */
   readonly metrics?: RequestMetrics;
+  /** The union of --authorization-mode; without it every request is allowed (and impersonation is unchecked). */
+  readonly authorizer?: Authorizer;
 }
 
 /** The filters, outermost first. */
 export function filters(options: ChainOptions): Filter[] {
-  return [withPanicRecovery(options.log), withRequestInfo, withMetrics(options.metrics), withAuthentication];
+  return [
+    withPanicRecovery(options.log),
+    withRequestInfo,
+    withMetrics(options.metrics),
+    withAuthentication,
+    withImpersonation(options.authorizer),
+    withAuthorization(options.authorizer),
+  ];
 }
 
 /** Wrap the handler in the filters: the first filter sees the request first. */
