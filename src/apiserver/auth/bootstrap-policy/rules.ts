@@ -1,14 +1,17 @@
 /** Rule builders for writing the bootstrap policy as data. */
 import type { PolicyRule } from 'kubernetes-types/rbac/v1.js';
 
+/** Each list sorted and without repeats, as upstream's rule builder stores them. */
+const sorted = (items: readonly string[]): string[] => [...new Set(items)].sort();
+
 /** A resource rule: verbs on resources of API groups, optionally only the named objects. */
 export function rule(verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): PolicyRule {
-  return { apiGroups, resources, verbs, ...(resourceNames !== undefined ? { resourceNames } : {}) };
+  return { apiGroups: sorted(apiGroups), resources: sorted(resources), verbs: sorted(verbs), ...(resourceNames !== undefined ? { resourceNames: sorted(resourceNames) } : {}) };
 }
 
 /** A non-resource rule: verbs on URL paths (a trailing * is a prefix). */
 export function urls(verbs: string[], nonResourceURLs: string[]): PolicyRule {
-  return { nonResourceURLs, verbs };
+  return { nonResourceURLs: sorted(nonResourceURLs), verbs: sorted(verbs) };
 }
 
 export const READ = ['get', 'list', 'watch'];
