@@ -7,6 +7,10 @@
 import { newBuiltinScheme } from '../api/resources.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/interface.js';
+import type { Auditor } from './audit/auditor.js';
+import { newAdmissionChain } from './admission/chain.js';
+import { ADMISSION_PLUGINS, selectAdmissionPlugins, type PluginSelection } from './admission/plugins/registry.js';
+import { registryLookup } from './endpoints/installer.js';
 import { bootstrap } from './bootstrap.js';
 import { newAuthorizationPipeline } from './auth/authorization-pipeline.js';
 import { EscalationGuard } from './auth/authorizers/rbac/escalation.js';
@@ -46,6 +50,10 @@ export interface ApiServerConfig {
   readonly watch?: WatchSettings;
   /** `--authorization-mode`, parsed (default AlwaysAllow, as upstream's kube-apiserver). */
   readonly authorizationModes?: readonly AuthorizationMode[];
+  /** --enable-admission-plugins / --disable-admission-plugins (upstream's defaults otherwise). */
+  readonly admission?: PluginSelection;
+  /** Audit policy and log (--audit-policy-file, --audit-log-path); none: no auditing. */
+  readonly auditor?: Auditor;
 }
 
 export interface RunningApiServer {
@@ -85,6 +93,12 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     onError: (message, error) => config.log.warn({ err: error }, message),
   });
 
+  const stopAdmission = new AbortController();
+  const admission = newAdmissionChain(
+    selectAdmissionPlugins(config.admission ?? {}).map((name) => ADMISSION_PLUGINS[name]!({ stores: registryLookup(registry), signal: stopAdmission.signal })),
+  );
+  config.log.info({ plugins: admission.names }, 'admission plugins');
+
   let shuttingDown = false;
   let listener: Listener | undefined;
   const storageCheck = { name: 'etcd', check: async () => void (await config.storage.currentRevision()) };
@@ -110,13 +124,18 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       },
     ],
   });
-  const resources = newResourceHandler({ registry, ...(config.watch !== undefined ? { watch: config.watch } : {}) });
+  const resources = newResourceHandler({ registry, admission, ...(config.watch !== undefined ? { watch: config.watch } : {}) });
   const route: Handler = (ctx) => {
     if (!ctx.info.isResourceRequest || ctx.info.resource === '') return nonResource(ctx);
     return ctx.info.apiGroup === AUTHORIZATION_GROUP ? authorization.reviews(ctx) : resources(ctx);
   };
   const log = (message: string, detail: Record<string, unknown>): void => config.log.error(detail, message);
-  const chain = buildHandlerChain(route, { log, metrics: metrics.requests, authorizer: authorization.authorizer });
+  const chain = buildHandlerChain(route, {
+    log,
+    metrics: metrics.requests,
+    authorizer: authorization.authorizer,
+    ...(config.auditor !== undefined ? { auditor: config.auditor } : {}),
+  });
 
   // Requests in flight, so that shutdown can end watches and wait for the rest.
   const inFlight = new Set<RequestContext>();
@@ -150,6 +169,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       authorization.stop();
+      stopAdmission.abort();
       registry.stop();
       running.closeConnections();
       await closed;

@@ -3,6 +3,7 @@
  * (kubectl sends them there) or the query: gracePeriodSeconds,
  * propagationPolicy, preconditions, dryRun.
  */
+import { timeStage } from '../audit/request-audit.js';
 import { isPlainObject } from '../../machinery/meta.js';
 import { badRequest, isNotFound } from '../../machinery/status.js';
 import type { DeleteParams } from '../registry/generic/store.js';
@@ -12,7 +13,8 @@ import { decodeOptionsDocument, readBody } from './body.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseNonNegativeInt } from './query.js';
 import { selectionPredicate } from './selection.js';
-import type { VerbHandler } from './target.js';
+import type { Target, VerbHandler } from './target.js';
+import { deletionHook } from './admission.js';
 
 const POLICIES = new Set(['Orphan', 'Background', 'Foreground']);
 
@@ -50,19 +52,24 @@ function numberOrUndefined(value: unknown, name: string): number | undefined {
   return value;
 }
 
+function withDeletionAdmission(ctx: RequestContext, t: Target, params: DeleteParams): DeleteParams {
+  const admitDeletion = deletionHook(ctx, t, params.dryRun === true);
+  return admitDeletion === undefined ? params : { ...params, admitDeletion };
+}
+
 export const handleDelete: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
-  const params = await readDeleteOptions(ctx);
-  const { object } = await t.store.delete(t.namespace, t.name, params);
+  const params = withDeletionAdmission(ctx, t, await readDeleteOptions(ctx));
+  const { object } = await timeStage(ctx, 'etcd', () => t.store.delete(t.namespace, t.name, params));
   writeObject(ctx, 200, object, format);
 };
 
 /** DELETE of a collection: every object the selectors match, one by one. */
 export const handleDeleteCollection: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
-  const params = await readDeleteOptions(ctx);
+  const params = withDeletionAdmission(ctx, t, await readDeleteOptions(ctx));
   const predicate = selectionPredicate(ctx.query, t);
-  const list = await t.store.list(t.namespace, predicate !== undefined ? { predicate } : {});
+  const list = await timeStage(ctx, 'etcd', () => t.store.list(t.namespace, predicate !== undefined ? { predicate } : {}));
   const deleted = [];
   for (const item of list.items) {
     try {

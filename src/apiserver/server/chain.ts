@@ -2,16 +2,19 @@
  * The request pipeline, in the order upstream runs it. Read top to bottom:
  * this is the whole path of a request through the API server.
  *
- *   panic recovery → request info → metrics → authentication → (audit: later
- *   issue) → impersonation → (priority and fairness: later) → authorization → the handler
+ *   panic recovery → request info → metrics → authentication → audit →
+ *   impersonation → (priority and fairness: later) → authorization → the handler
  *
  * The handler of a resource request runs mutating admission, the strategy's
  * prepare and validate, validating admission, and then storage (see
  * endpoints/installer.ts and registry/generic/store.ts).
  */
 import type { Filter, Handler } from './context.js';
+import type { Auditor } from '../audit/auditor.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
 import type { Authorizer } from '../auth/authorizers/interface.js';
+import { trackLatency } from './filters/track-latency.js';
+import { withAudit, withFailedAuthenticationAudit } from './filters/with-audit.js';
 import { withAuthentication } from './filters/with-authentication.js';
 import { withAuthorization } from './filters/with-authorization.js';
 import { withImpersonation } from './filters/with-impersonation.js';
@@ -24,19 +27,24 @@ export interface ChainOptions {
   readonly log: ErrorLogger;
   /** The server's request metrics; without them withMetrics passes requests through. */
   readonly metrics?: RequestMetrics;
+  /** The audit policy and log; without it nothing is audited and no stage is timed. */
+  readonly auditor?: Auditor;
   /** The union of --authorization-mode; without it every request is allowed (and impersonation is unchecked). */
   readonly authorizer?: Authorizer;
 }
 
 /** The filters, outermost first. */
 export function filters(options: ChainOptions): Filter[] {
+  // Stages are timed for the audit log only: without auditing they cost nothing.
+  const timed = options.auditor === undefined ? (_stage: string, filter: Filter) => filter : trackLatency;
   return [
     withPanicRecovery(options.log),
     withRequestInfo,
     withMetrics(options.metrics),
-    withAuthentication,
+    withFailedAuthenticationAudit(options.auditor, timed('authentication', withAuthentication)),
+    withAudit(options.auditor),
     withImpersonation(options.authorizer),
-    withAuthorization(options.authorizer),
+    timed('authorization', withAuthorization(options.authorizer)),
   ];
 }
 
