@@ -126,6 +126,13 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
     { kind: 'SelfSubjectReview', resource: 'selfsubjectreviews', namespaced: false, verbs: ['create'] },
     { kind: 'TokenReview', resource: 'tokenreviews', namespaced: false, verbs: ['create'] },
   ]),
+  // Create-only reviews, answered by the API server's authorizer and stored nowhere (apiserver/registry/authorization).
+  ...groupVersion('authorization.k8s.io', 'v1', [
+    { kind: 'LocalSubjectAccessReview', resource: 'localsubjectaccessreviews', namespaced: true, verbs: ['create'] },
+    { kind: 'SelfSubjectAccessReview', resource: 'selfsubjectaccessreviews', namespaced: false, verbs: ['create'] },
+    { kind: 'SelfSubjectRulesReview', resource: 'selfsubjectrulesreviews', namespaced: false, verbs: ['create'] },
+    { kind: 'SubjectAccessReview', resource: 'subjectaccessreviews', namespaced: false, verbs: ['create'] },
+  ]),
   ...groupVersion('batch', 'v1', [
     { kind: 'CronJob', resource: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: [status('batch', 'v1', 'CronJob')] },
     { kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], subresources: [status('batch', 'v1', 'Job')] },

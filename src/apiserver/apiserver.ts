@@ -13,6 +13,9 @@ import { newAdmissionChain } from './admission/chain.js';
 import { ADMISSION_PLUGINS, selectAdmissionPlugins, type PluginSelection } from './admission/plugins/registry.js';
 import { registryLookup } from './endpoints/installer.js';
 import { bootstrap } from './bootstrap.js';
+import { newAuthorizationPipeline } from './auth/authorization-pipeline.js';
+import { EscalationGuard } from './auth/authorizers/rbac/escalation.js';
+import type { AuthorizationMode } from './auth/authorizers/modes.js';
 import { newResourceHandler } from './endpoints/installer.js';
 import { newNonResourceHandler } from './endpoints/non-resource.js';
 import { newOpenApiV2Handler, newOpenApiV3Handler } from './endpoints/openapi.js';
@@ -22,6 +25,7 @@ import { newInstrumentedStorage } from './metrics/instrumented-storage.js';
 import { newMetricsHandler } from './metrics/metrics-handler.js';
 import { newStorageTypeResolver, storedResources } from './metrics/storage-types.js';
 import { authenticationHandlers } from './registry/authentication/handlers.js';
+import { AUTHORIZATION_GROUP } from './registry/authorization/reviews.js';
 import { builtinDefinitions } from './registry/builtin.js';
 import { ObjectStorage } from './registry/generic/object-storage.js';
 import { Registry } from './registry/registry.js';
@@ -48,6 +52,8 @@ export interface ApiServerConfig {
   readonly watch?: WatchSettings;
   /** Authentication flags (auth/authenticators/build.ts); default: client certificates, anonymous to health and version. */
   readonly authentication?: AuthenticationConfig;
+  /** `--authorization-mode`, parsed (default AlwaysAllow, as upstream's kube-apiserver). */
+  readonly authorizationModes?: readonly AuthorizationMode[];
   /** --enable-admission-plugins / --disable-admission-plugins (upstream's defaults otherwise). */
   readonly admission?: PluginSelection;
   /** Audit policy and log (--audit-policy-file, --audit-log-path); none: no auditing. */
@@ -65,8 +71,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const scheme = newBuiltinScheme();
   const metrics = newApiServerMetrics();
   const authentication = prepareAuthentication(config.authentication, (message) => config.log.warn(message));
+  const escalation = new EscalationGuard();
   const definitions = builtinDefinitions({
     services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange },
+    escalation,
     ...(authentication.serviceAccountTokens !== undefined ? { serviceAccountTokens: authentication.serviceAccountTokens } : {}),
   });
   const storageTypeOf = newStorageTypeResolver(config.storagePrefix, storedResources(scheme, definitions));
@@ -88,6 +96,13 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     kubernetesServiceIP: config.kubernetesServiceIP,
     advertiseAddress: config.advertiseAddress,
     securePort: config.securePort,
+  });
+  const onlyAlwaysAllow = (config.authorizationModes ?? ['AlwaysAllow']).every((m) => m === 'AlwaysAllow');
+  const authorization = await newAuthorizationPipeline({
+    registry,
+    escalation,
+    modes: config.authorizationModes ?? ['AlwaysAllow'],
+    onError: (message, error) => config.log.warn({ err: error }, message),
   });
 
   const stopAdmission = new AbortController();
@@ -128,12 +143,18 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     createOnly: authenticationHandlers({ tokens: authenticator.tokens }),
     ...(config.watch !== undefined ? { watch: config.watch } : {}),
   });
-  const route: Handler = (ctx) => (ctx.info.isResourceRequest && ctx.info.resource !== '' ? resources(ctx) : nonResource(ctx));
+  const route: Handler = (ctx) => {
+    if (!ctx.info.isResourceRequest || ctx.info.resource === '') return nonResource(ctx);
+    return ctx.info.apiGroup === AUTHORIZATION_GROUP ? authorization.reviews(ctx) : resources(ctx);
+  };
   const log = (message: string, detail: Record<string, unknown>): void => config.log.error(detail, message);
   const chain = buildHandlerChain(route, {
     log,
     metrics: metrics.requests,
-    authentication: { authenticator, anonymousPublicPathsOnly: config.authentication?.anonymousPublicPathsOnly ?? true },
+    // With AlwaysAllow alone no authorizer guards anything: anonymous requests reach only the public health and version paths
+    // (upstream turns anonymous access off in that case). Otherwise the authorizer decides what anonymous users may do.
+    authentication: { authenticator, anonymousPublicPathsOnly: config.authentication?.anonymousPublicPathsOnly ?? onlyAlwaysAllow },
+    authorizer: authorization.authorizer,
     ...(config.auditor !== undefined ? { auditor: config.auditor } : {}),
   });
 
@@ -168,6 +189,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       while (inFlight.size > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      authorization.stop();
       stopAdmission.abort();
       registry.stop();
       running.closeConnections();

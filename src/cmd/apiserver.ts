@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseGoDuration } from '../api/protobuf/go-values.js';
 import { startApiServer } from '../apiserver/apiserver.js';
+import { parseAuthorizationModes, type AuthorizationMode } from '../apiserver/auth/authorizers/modes.js';
 import type { Auditor } from '../apiserver/audit/auditor.js';
 import { newLogBackend } from '../apiserver/audit/log-backend.js';
 import { loadAuditPolicy, newPolicyEvaluator } from '../apiserver/audit/policy.js';
@@ -31,6 +32,7 @@ interface ApiServerFlags extends StorageFlags, AuthenticationFlags {
   serviceClusterIpRange: string;
   serviceNodePortRange: string;
   etcdCompactionInterval: number;
+  authorizationMode: AuthorizationMode[];
   auditLogPath?: string;
   auditPolicyFile?: string;
   auditLogMaxsize: number;
@@ -53,6 +55,11 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--service-cluster-ip-range <cidr>', 'the range Service clusterIPs come from').default(DEFAULT_SERVICE_CLUSTER_IP_RANGE))
     .addOption(new Option('--service-node-port-range <range>', 'the range of ports NodePort and LoadBalancer Services get node ports from').default('30000-32767'))
     .addOption(
+      new Option('--authorization-mode <modes>', 'ordered list of plug-ins to do authorization on the secure port: AlwaysAllow, AlwaysDeny, RBAC (Node, Webhook: not yet)')
+        .default(['AlwaysAllow'], 'AlwaysAllow')
+        .argParser(parseModesFlag),
+    )
+    .addOption(
       new Option('--etcd-compaction-interval <duration>', 'how often the embedded store is compacted (0 disables it)')
         .default(5 * 60 * 1000, '5m0s')
         .argParser(parseCompactionInterval),
@@ -67,6 +74,14 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--audit-log-format <format>', 'format of the audit log: json').default('json').choices(['json']));
   addAuthenticationFlags(command);
   return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
+}
+
+function parseModesFlag(text: string): AuthorizationMode[] {
+  try {
+    return parseAuthorizationModes(text);
+  } catch (e: unknown) {
+    throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 function commaList(text: string): string[] {
@@ -150,6 +165,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     serviceClusterIPRange: flags.serviceClusterIpRange,
     serviceNodePortRange: flags.serviceNodePortRange,
     authentication: authenticationConfigFromFlags(flags),
+    authorizationModes: flags.authorizationMode,
     log,
     ...(auditor !== undefined ? { auditor } : {}),
     admission: { enable: flags.enableAdmissionPlugins, disable: flags.disableAdmissionPlugins },

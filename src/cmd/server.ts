@@ -4,6 +4,7 @@
  * the controller manager, scheduler, kubelet and proxy join it as they are
  * built), restarts one that crashes, and stops them all on SIGINT/SIGTERM.
  */
+import { parseAuthorizationModes } from '../apiserver/auth/authorizers/modes.js';
 import { mkdirSync } from 'node:fs';
 import { request } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -26,9 +27,13 @@ interface ServerFlags extends StorageFlags {
   nodeMonitorGracePeriod?: string;
   controllerManagerArg: string[];
   apiserverArg: string[];
+  authorizationMode: string;
   auditLogPath?: string;
   auditPolicyFile?: string;
 }
+
+/** The API server's --authorization-mode in `k8ts server` (RBAC until a Node authorizer exists). */
+export const SERVER_AUTHORIZATION_MODE = 'RBAC';
 
 export function serverCommand(): Command {
   const command = new Command('server').description('run a cluster on this machine (the main job of `npm start`)');
@@ -42,6 +47,14 @@ export function serverCommand(): Command {
         durationFlag(value); // refuse a bad value here, not in a crash loop of the child
         return value;
       }),
+    )
+    .addOption(
+      new Option('--authorization-mode <modes>', 'passed to the API server: ordered list of authorization plug-ins')
+        .default(SERVER_AUTHORIZATION_MODE)
+        .argParser((value: string) => {
+          parseAuthorizationModes(value); // refuse a bad value here, not in a crash loop of the child
+          return value;
+        }),
     )
     .addOption(
       new Option('--controller-manager-arg <arg>', 'pass one more flag to the controller manager, e.g. --controller-manager-arg=--leader-elect-retry-period=1s (repeatable)')
@@ -123,6 +136,8 @@ async function runServer(flags: ServerFlags): Promise<void> {
       pki.serviceAccountKey.publicKey,
       '--service-account-signing-key-file',
       pki.serviceAccountKey.privateKey,
+      '--authorization-mode',
+      flags.authorizationMode,
       ...auditArgs(flags, dataDir),
       ...flags.apiserverArg,
     ],

@@ -4,7 +4,7 @@ import { writeObject } from '../server/response.js';
 import { readObject } from './decode-object.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
-import type { VerbHandler } from './target.js';
+import { userOf, type VerbHandler } from './target.js';
 import { badRequest } from '../../machinery/status.js';
 import { trackWrite } from '../fieldmanager/for-resource.js';
 import { parseManagerOptions } from '../fieldmanager/request-options.js';
@@ -21,6 +21,6 @@ export const handleCreate: VerbHandler = async (ctx, t) => {
   }
   await admitMutating(ctx, t, 'CREATE', object, undefined, dryRun);
   const validateAdmission = validatingHook(ctx, t, dryRun);
-  const created = await timeStage(ctx, 'etcd', () => t.store.create(t.namespace, object, { dryRun, ...(validateAdmission !== undefined ? { validateAdmission } : {}) }));
+  const created = await timeStage(ctx, 'etcd', () => t.store.create(t.namespace, object, { dryRun, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) }));
   writeObject(ctx, 201, created, format);
 };

@@ -24,7 +24,7 @@ import { mergePatch } from './merge-patch.js';
 import { negotiateInput, negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
 import { strategicMergePatchObject, strategicMergeSchemaFor } from './strategic-merge.js';
-import type { VerbHandler } from './target.js';
+import { userOf, type VerbHandler } from './target.js';
 
 export const handlePatch: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
@@ -54,7 +54,7 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
       await admitMutating(ctx, t, 'UPDATE', next, current, dryRun);
       return next;
     },
-    { dryRun, allowCreate: false, ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
+    { dryRun, allowCreate: false, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
   ));
   addWarnings(ctx, warnings);
   writeObject(ctx, 200, object, format);

@@ -5,7 +5,7 @@
 import type { ResourceInfo, SubresourceInfo } from '../../api/scheme.js';
 import type { AdmissionChain } from '../admission/interfaces.js';
 import type { GenericStore } from '../registry/generic/store.js';
-import type { RequestContext } from '../server/context.js';
+import type { RequestContext, UserInfo } from '../server/context.js';
 
 export interface Target {
   readonly resource: ResourceInfo;
@@ -29,3 +29,6 @@ export type StoreLookup = (group: string, version: string, resource: string, sub
 
 /** A handler of one verb of one (sub)resource. */
 export type VerbHandler = (ctx: RequestContext, target: Target) => Promise<void>;
+
+/** The requesting user as write options carry it (for the stores that check who writes: RBAC escalation). */
+export const userOf = (ctx: RequestContext): { user?: UserInfo } => (ctx.user !== undefined ? { user: ctx.user } : {});

@@ -7,7 +7,7 @@ import { writeObject } from '../server/response.js';
 import { readObject } from './decode-object.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
-import type { VerbHandler } from './target.js';
+import { userOf, type VerbHandler } from './target.js';
 
 /** PUT of one object: replace it (optimistic concurrency on metadata.resourceVersion). */
 export const handleUpdate: VerbHandler = async (ctx, t) => {
@@ -28,7 +28,7 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
         await admitMutating(ctx, t, current === undefined ? 'CREATE' : 'UPDATE', next, current, dryRun);
         return next;
       },
-      { dryRun, ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
+      { dryRun, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
     ),
   );
   writeObject(ctx, created ? 201 : 200, stored, format);

@@ -30,6 +30,8 @@ import { serviceDefinition, type ServiceAllocationOptions } from './core/service
 import { serviceAccountDefinition } from './core/serviceaccount/storage.js';
 import type { TokenRequestOptions } from './core/serviceaccount/token.js';
 import { eventsV1EventDefinition } from './events/event/storage.js';
+import type { EscalationGuard } from '../auth/authorizers/rbac/escalation.js';
+import { bindingDefinition, roleDefinition } from './rbac/policy-based-store.js';
 import { definitionKey } from './registry.js';
 import type { ResourceDefinition } from './definition.js';
 import { baseStrategy, plainStrategy, type Strategy } from './generic/strategy.js';
@@ -61,9 +63,13 @@ export interface BuiltinOptions {
   readonly services?: ServiceAllocationOptions;
   /** The service-account token issuer of serviceaccounts/token (absent: the subresource answers 405). */
   readonly serviceAccountTokens?: TokenRequestOptions;
+  /** Escalation prevention of the RBAC kinds (bound to the authorizer once it exists); without it they are plain stores. */
+  readonly escalation?: EscalationGuard;
 }
 
 export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, ResourceDefinition> {
+  const rbac = (withChecks: (base: ResourceDefinition, guard: EscalationGuard) => ResourceDefinition): ResourceDefinition =>
+    options.escalation === undefined ? plain(validateRBACName) : withChecks(plain(validateRBACName), options.escalation);
   const defs: [string, string, ResourceDefinition][] = [
     ['', 'ConfigMap', plain(nameIsDNSSubdomain, { table: table(configMapTable) })],
     ['', 'Endpoints', plain(nameIsDNSSubdomain, { storagePath: 'services/endpoints', table: table(endpointsTable), defaults: setEndpointsDefaults })],
@@ -112,10 +118,10 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain)],
     ['events.k8s.io', 'Event', eventsV1EventDefinition],
     ['policy', 'PodDisruptionBudget', withStatus(nameIsDNSSubdomain)],
-    ['rbac.authorization.k8s.io', 'ClusterRoleBinding', plain(validateRBACName)],
-    ['rbac.authorization.k8s.io', 'ClusterRole', plain(validateRBACName)],
-    ['rbac.authorization.k8s.io', 'RoleBinding', plain(validateRBACName)],
-    ['rbac.authorization.k8s.io', 'Role', plain(validateRBACName)],
+    ['rbac.authorization.k8s.io', 'ClusterRoleBinding', rbac(bindingDefinition)],
+    ['rbac.authorization.k8s.io', 'ClusterRole', rbac(roleDefinition)],
+    ['rbac.authorization.k8s.io', 'RoleBinding', rbac(bindingDefinition)],
+    ['rbac.authorization.k8s.io', 'Role', rbac(roleDefinition)],
     ['scheduling.k8s.io', 'PriorityClass', plain(nameIsDNSSubdomain)],
   ];
   return new Map(defs.map(([group, kind, def]) => [definitionKey(group, kind), def]));

@@ -3,7 +3,7 @@
  * this is the whole path of a request through the API server.
  *
  *   panic recovery → request info → metrics → authentication → audit →
- *   (impersonation, priority and fairness, authorization: later parts of issue 6) → the handler
+ *   impersonation → (priority and fairness: later) → authorization → the handler
  *
  * The handler of a resource request runs mutating admission, the strategy's
  * prepare and validate, validating admission, and then storage (see
@@ -12,9 +12,12 @@
 import type { Filter, Handler } from './context.js';
 import type { Auditor } from '../audit/auditor.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
+import type { Authorizer } from '../auth/authorizers/interface.js';
 import { trackLatency } from './filters/track-latency.js';
 import { withAudit, withFailedAuthenticationAudit } from './filters/with-audit.js';
 import { withAuthentication, type AuthenticationFilterOptions } from './filters/with-authentication.js';
+import { withAuthorization } from './filters/with-authorization.js';
+import { withImpersonation } from './filters/with-impersonation.js';
 import { withMetrics } from './filters/with-metrics.js';
 import { withPanicRecovery } from './filters/with-panic-recovery.js';
 import { withRequestInfo } from './filters/with-request-info.js';
@@ -28,6 +31,8 @@ export interface ChainOptions {
   readonly authentication?: AuthenticationFilterOptions;
   /** The audit policy and log; without it nothing is audited and no stage is timed. */
   readonly auditor?: Auditor;
+  /** The union of --authorization-mode; without it every request is allowed (and impersonation is unchecked). */
+  readonly authorizer?: Authorizer;
 }
 
 /** The filters, outermost first. */
@@ -40,6 +45,8 @@ export function filters(options: ChainOptions): Filter[] {
     withMetrics(options.metrics),
     withFailedAuthenticationAudit(options.auditor, timed('authentication', withAuthentication(options.authentication))),
     withAudit(options.auditor),
+    withImpersonation(options.authorizer),
+    timed('authorization', withAuthorization(options.authorizer)),
   ];
 }
 

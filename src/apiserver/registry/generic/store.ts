@@ -30,6 +30,7 @@ import type { ObjectEvent, ObjectWatch, Predicate } from './object-storage.js';
 import type { ObjectStore } from './object-store.js';
 import { servedStrategy, storedPredicate } from './store-codec.js';
 import type { Strategy } from './strategy.js';
+import type { UserInfo } from '../../server/context.js';
 
 export interface ListParams {
   readonly predicate?: Predicate;
@@ -41,6 +42,8 @@ export interface ListParams {
 
 export interface WriteOptions {
   readonly dryRun?: boolean;
+  /** Who asks (unset for the API server's own writes): the RBAC registries check escalation against it. */
+  readonly user?: UserInfo;
   /** Runs after prepare, defaults and validation, before storage (validating admission). */
   readonly validateAdmission?: (object: KubeObject, old: KubeObject | undefined) => void | Promise<void>;
 }
