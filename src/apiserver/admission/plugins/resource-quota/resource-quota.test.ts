@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { KubeObject } from '../../../../machinery/meta.js';
 import { isForbidden, StatusError } from '../../../../machinery/status.js';
 import { newResourceQuota, NAME } from './resource-quota.js';
-import { newHarness, type Harness } from './testing/admission-harness.js';
+import { attributesFor, newHarness, type Harness } from './testing/admission-harness.js';
 import type { ValidatingAdmissionPlugin } from '../../interfaces.js';
 
 type Resources = Record<string, string>;
@@ -191,5 +191,16 @@ describe('ResourceQuota admission', () => {
     created.metadata.labels = { changed: 'yes' };
     await h.update(plugin, 'pods', 'default', created);
     assert.deepEqual(await usedOf('compute'), { pods: '1' });
+  });
+  it('refuses negative usage and an update without the previous object, and fails loudly without a resourcequotas/status store', async () => {
+    await quota('compute', { 'requests.cpu': '1', services: '2' });
+    const negative = pod('neg', [{ requests: { cpu: '-1' } }]);
+    const e = await refusal(Promise.resolve(plugin.validate(attributesFor('CREATE', '', 'pods', 'default', negative, undefined))));
+    assert.equal(e.message, 'pods "neg" is forbidden: quota usage is negative for resource(s): cpu,requests.cpu');
+    const svc: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } };
+    const u = await refusal(Promise.resolve(plugin.validate(attributesFor('UPDATE', '', 'services', 'default', svc, undefined))));
+    assert.equal(u.message, 'services "s" is forbidden: unable to get previous usage since prior version of object was not found');
+    const blind = newResourceQuota({ stores: () => undefined, signal: new AbortController().signal }) as ValidatingAdmissionPlugin;
+    await assert.rejects(Promise.resolve(blind.validate(attributesFor('CREATE', '', 'pods', 'default', pod('x'), undefined))), /serves no resourcequotas\/status/);
   });
 });
