@@ -5,6 +5,8 @@
  * the defaults and --disable-admission-plugins removes from them, as upstream.
  */
 import type { AdmissionPluginFactory } from '../interfaces.js';
+import { newLimitRanger } from './limit-ranger/limit-ranger.js';
+import { newResourceQuota } from './resource-quota/resource-quota.js';
 
 /** Upstream's order (kube-apiserver 1.33): webhooks, policies and ResourceQuota come last. */
 export const PLUGIN_ORDER: readonly string[] = [
@@ -72,7 +74,10 @@ export const DEFAULT_ENABLED: ReadonlySet<string> = new Set([
 ]);
 
 /** The plugins k8ts implements: one line each. */
-export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>> = {};
+export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>> = {
+  LimitRanger: newLimitRanger,
+  ResourceQuota: newResourceQuota,
+};
 
 export interface PluginSelection {
   readonly enable?: readonly string[];
