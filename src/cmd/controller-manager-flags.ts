@@ -112,6 +112,7 @@ export function addControllerManagerFlags(command: Command): Command {
     .addOption(boolOption('allocate-node-cidrs', d.allocateNodeCidrs, 'give each node a podCIDR from --cluster-cidr'))
     .addOption(durationOption('min-resync-period', d.minResyncPeriodMs, 'informers resync every [1, 2) times this'))
     .addOption(durationOption('namespace-sync-period', d.namespaceSyncPeriodMs, 'how often namespaces are resynced'))
+    .addOption(durationOption('resource-quota-sync-period', d.resourceQuotaSyncPeriodMs, 'how often every quota\'s usage is recounted'))
     .addOption(
       new Option('--terminated-pod-gc-threshold <n>', 'terminated pods kept before the pod GC deletes them (0: keep all)').default(d.terminatedPodGcThreshold).argParser(nonNegativeInt),
     );
@@ -139,6 +140,7 @@ export function controllerManagerOptionsFromFlags(flags: Record<string, unknown>
     allocateNodeCidrs: flags.allocateNodeCidrs as boolean,
     minResyncPeriodMs: num('min-resync-period'),
     namespaceSyncPeriodMs: num('namespace-sync-period'),
+    resourceQuotaSyncPeriodMs: num('resource-quota-sync-period'),
     terminatedPodGcThreshold: num('terminated-pod-gc-threshold'),
     concurrentSyncs: (name) => concurrent[name] ?? d.concurrentSyncs(name),
   });

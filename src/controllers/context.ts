@@ -37,6 +37,8 @@ export interface ControllerManagerOptions {
   readonly minResyncPeriodMs: number;
   /** --namespace-sync-period (default 5 min). */
   readonly namespaceSyncPeriodMs: number;
+  /** --resource-quota-sync-period: how often every quota's usage is recounted (default 5 min). */
+  readonly resourceQuotaSyncPeriodMs: number;
   /** --terminated-pod-gc-threshold (default 12500). */
   readonly terminatedPodGcThreshold: number;
   /** Workers per controller: --concurrent-deployment-syncs (5), --concurrent-replicaset-syncs (5), --concurrent-gc-syncs (20), … by controller name. */

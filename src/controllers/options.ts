@@ -19,6 +19,7 @@ const CONCURRENT_SYNCS: Readonly<Record<string, number>> = {
   cronjob: 5,
   statefulset: 5,
   disruption: 1,
+  resourcequota: 5,
 };
 
 export function defaultControllerManagerOptions(overrides: Partial<ControllerManagerOptions> = {}): ControllerManagerOptions {
@@ -35,6 +36,7 @@ export function defaultControllerManagerOptions(overrides: Partial<ControllerMan
     allocateNodeCidrs: true,
     minResyncPeriodMs: 12 * 3600_000,
     namespaceSyncPeriodMs: 5 * 60_000,
+    resourceQuotaSyncPeriodMs: 5 * 60_000,
     terminatedPodGcThreshold: 12_500,
     concurrentSyncs: (name) => CONCURRENT_SYNCS[name] ?? 5,
     ...overrides,

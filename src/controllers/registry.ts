@@ -16,6 +16,7 @@ import { namespaceController } from './namespace/controller.js';
 import { nodeIpamController } from './nodeipam/controller.js';
 import { nodeLifecycleController } from './nodelifecycle/controller.js';
 import { replicaSetController } from './replicaset/controller.js';
+import { resourceQuotaController } from './resourcequota/controller.js';
 import { serviceAccountController } from './serviceaccount/controller.js';
 import { statefulSetController } from './statefulset/controller.js';
 import { taintEvictionController } from './tainteviction/controller.js';
@@ -33,6 +34,7 @@ export const CONTROLLERS: readonly ControllerDefinition[] = [
   nodeIpamController,
   nodeLifecycleController,
   replicaSetController,
+  resourceQuotaController,
   serviceAccountController,
   statefulSetController,
   taintEvictionController,

@@ -12,6 +12,8 @@ import { newPriority } from './priority/priority.js';
 import { newServiceAccount } from './service-account/service-account.js';
 import { newMutatingAdmissionWebhook } from './mutating-webhook/plugin.js';
 import { newValidatingAdmissionWebhook } from './validating-webhook/plugin.js';
+import { newLimitRanger } from './limit-ranger/limit-ranger.js';
+import { newResourceQuota } from './resource-quota/resource-quota.js';
 
 /** Upstream's order (kube-apiserver 1.33): webhooks, policies and ResourceQuota come last. */
 export const PLUGIN_ORDER: readonly string[] = [
@@ -87,6 +89,8 @@ export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>>
   DefaultTolerationSeconds: () => newDefaultTolerationSeconds(),
   MutatingAdmissionWebhook: newMutatingAdmissionWebhook,
   ValidatingAdmissionWebhook: newValidatingAdmissionWebhook,
+  LimitRanger: newLimitRanger,
+  ResourceQuota: newResourceQuota,
 };
 
 export interface PluginSelection {
