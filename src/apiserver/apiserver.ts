@@ -7,6 +7,7 @@
 import { newBuiltinScheme } from '../api/resources.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/interface.js';
+import type { Auditor } from './audit/auditor.js';
 import { bootstrap } from './bootstrap.js';
 import { newResourceHandler } from './endpoints/installer.js';
 import { newNonResourceHandler } from './endpoints/non-resource.js';
@@ -40,6 +41,8 @@ export interface ApiServerConfig {
   readonly serviceNodePortRange?: string;
   readonly log: Logger;
   readonly watch?: WatchSettings;
+  /** Audit policy and log (--audit-policy-file, --audit-log-path); none: no auditing. */
+  readonly auditor?: Auditor;
 }
 
 export interface RunningApiServer {
@@ -100,7 +103,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const resources = newResourceHandler({ registry, ...(config.watch !== undefined ? { watch: config.watch } : {}) });
   const route: Handler = (ctx) => (ctx.info.isResourceRequest && ctx.info.resource !== '' ? resources(ctx) : nonResource(ctx));
   const log = (message: string, detail: Record<string, unknown>): void => config.log.error(detail, message);
-  const chain = buildHandlerChain(route, { log, metrics: metrics.requests });
+  const chain = buildHandlerChain(route, { log, metrics: metrics.requests, ...(config.auditor !== undefined ? { auditor: config.auditor } : {}) });
 
   // Requests in flight, so that shutdown can end watches and wait for the rest.
   const inFlight = new Set<RequestContext>();

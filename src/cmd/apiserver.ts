@@ -8,7 +8,10 @@ import { hostname } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseGoDuration } from '../api/protobuf/go-values.js';
 import { startApiServer } from '../apiserver/apiserver.js';
-import { newLogger } from '../machinery/logger.js';
+import type { Auditor } from '../apiserver/audit/auditor.js';
+import { newLogBackend } from '../apiserver/audit/log-backend.js';
+import { loadAuditPolicy, newPolicyEvaluator } from '../apiserver/audit/policy.js';
+import { newLogger, type Logger } from '../machinery/logger.js';
 import { describeStorage, openStorage } from '../storage/open-storage.js';
 import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP } from './network-defaults.js';
 import { ensureClusterPki } from './pki/cluster-pki.js';
@@ -25,6 +28,12 @@ interface ApiServerFlags extends StorageFlags {
   serviceClusterIpRange: string;
   serviceNodePortRange: string;
   etcdCompactionInterval: number;
+  auditLogPath?: string;
+  auditPolicyFile?: string;
+  auditLogMaxsize: number;
+  auditLogMaxbackup: number;
+  auditLogMaxage: number;
+  auditLogFormat: string;
 }
 
 export function apiserverCommand(): Command {
@@ -42,8 +51,38 @@ export function apiserverCommand(): Command {
       new Option('--etcd-compaction-interval <duration>', 'how often the embedded store is compacted (0 disables it)')
         .default(5 * 60 * 1000, '5m0s')
         .argParser(parseCompactionInterval),
-    );
+    )
+    .addOption(new Option('--audit-log-path <path>', 'write audit events to this file (- for standard output); needs --audit-policy-file'))
+    .addOption(new Option('--audit-policy-file <path>', 'the audit policy (audit.k8s.io/v1 Policy, YAML or JSON): which requests are logged, at which level'))
+    .addOption(new Option('--audit-log-maxsize <MB>', 'rotate the audit log before it passes this many megabytes (0: never)').default(0).argParser(nonNegativeInt('--audit-log-maxsize')))
+    .addOption(new Option('--audit-log-maxbackup <count>', 'keep at most this many rotated audit logs (0: all)').default(0).argParser(nonNegativeInt('--audit-log-maxbackup')))
+    .addOption(new Option('--audit-log-maxage <days>', 'remove rotated audit logs older than this many days (0: never)').default(0).argParser(nonNegativeInt('--audit-log-maxage')))
+    .addOption(new Option('--audit-log-format <format>', 'format of the audit log: json').default('json').choices(['json']));
   return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
+}
+
+function nonNegativeInt(flag: string): (text: string) => number {
+  return (text) => {
+    if (!/^\d+$/.test(text)) throw new InvalidArgumentError(`${flag} must be a whole number, not "${text}"`);
+    return Number(text);
+  };
+}
+
+/** The auditor of --audit-log-path and --audit-policy-file, or undefined when auditing is off (as upstream: both are needed). */
+async function auditorFromFlags(flags: ApiServerFlags, log: Logger): Promise<Auditor | undefined> {
+  if (flags.auditLogPath === undefined || flags.auditLogPath === '') return undefined;
+  if (flags.auditPolicyFile === undefined || flags.auditPolicyFile === '') {
+    throw new Error('--audit-log-path needs --audit-policy-file: the policy says which requests to log and at which level');
+  }
+  const policy = await loadAuditPolicy(flags.auditPolicyFile);
+  const backend = newLogBackend({
+    path: flags.auditLogPath,
+    maxSizeMB: flags.auditLogMaxsize,
+    maxBackups: flags.auditLogMaxbackup,
+    maxAgeDays: flags.auditLogMaxage,
+    onError: (e: unknown) => log.error({ error: e instanceof Error ? e.message : String(e) }, 'writing the audit log failed'),
+  });
+  return { policy: newPolicyEvaluator(policy), backend };
 }
 
 /** A Go duration (`5m0s`, `2s`) in milliseconds, as upstream's flag takes it. */
@@ -77,6 +116,8 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     tls = { cert: readFileSync(pki.servingCert, 'utf8'), key: readFileSync(pki.servingKey, 'utf8'), clientCA: readFileSync(pki.caCert, 'utf8') };
     process.stdout.write(`export KUBECONFIG=${pki.adminKubeconfig}\n`);
   }
+  const auditor = await auditorFromFlags(flags, log);
+  if (auditor !== undefined) log.info({ path: flags.auditLogPath, policy: flags.auditPolicyFile }, 'auditing');
   const config = { ...storageConfigFromFlags(flags), compactIntervalMs: flags.etcdCompactionInterval };
   log.info({ store: describeStorage(config) }, 'opening the store');
   const storage = await openStorage(config);
@@ -91,6 +132,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     serviceClusterIPRange: flags.serviceClusterIpRange,
     serviceNodePortRange: flags.serviceNodePortRange,
     log,
+    ...(auditor !== undefined ? { auditor } : {}),
   });
   process.stdout.write(`apiserver: serving on https://${flags.advertiseAddress}:${server.port}\n`);
   await new Promise<void>((resolve) => {
@@ -104,6 +146,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
   });
   log.info('shutting down');
   await server.close();
+  await auditor?.backend.close();
   await storage.close();
   process.stdout.write('apiserver: stopped\n');
 }

@@ -16,6 +16,7 @@ import { describeStorage } from '../storage/open-storage.js';
 import { DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP, portIsFree } from './network-defaults.js';
 import { ensureClusterPki } from './pki/cluster-pki.js';
 import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
+import { ensureAuditPolicyFile } from './audit-policy-file.js';
 import { Supervisor } from './supervisor.js';
 
 interface ServerFlags extends StorageFlags {
@@ -26,6 +27,8 @@ interface ServerFlags extends StorageFlags {
   nodeMonitorGracePeriod?: string;
   controllerManagerArg: string[];
   schedulerArg: string[];
+  auditLogPath?: string;
+  auditPolicyFile?: string;
 }
 
 export function serverCommand(): Command {
@@ -51,6 +54,9 @@ export function serverCommand(): Command {
         .default([] as string[], 'none')
         .argParser((value: string, previous: string[]) => [...previous, value]),
     );
+  command
+    .addOption(new Option('--audit-log-path <path>', 'the API server\'s audit log (default <data-dir>/logs/audit.log; empty: no audit log)'))
+    .addOption(new Option('--audit-policy-file <path>', 'the audit policy (default <data-dir>/audit-policy.yaml, written with the built-in Metadata-level policy on first start)'));
   return command.action(async (flags: ServerFlags) => runServer(flags));
 }
 
@@ -114,6 +120,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
       pki.servingKey,
       '--client-ca-file',
       pki.caCert,
+      ...auditArgs(flags, dataDir),
     ],
   });
 
@@ -144,6 +151,14 @@ async function runServer(flags: ServerFlags): Promise<void> {
   out('stopping…');
   await supervisor.stop();
   out('stopped');
+}
+
+/** Audit flags of the API server under `k8ts server`: on by default, rotated at 100 MB keeping 5 files. */
+export function auditArgs(flags: Pick<ServerFlags, 'auditLogPath' | 'auditPolicyFile'>, dataDir: string): string[] {
+  const path = flags.auditLogPath ?? join(dataDir, 'logs', 'audit.log');
+  if (path === '') return [];
+  const policy = flags.auditPolicyFile ?? ensureAuditPolicyFile(dataDir);
+  return ['--audit-log-path', path, '--audit-policy-file', policy, '--audit-log-maxsize', '100', '--audit-log-maxbackup', '5'];
 }
 
 /** The controller manager's command line under `k8ts server`: its own identity, the cluster's pod range, and the pass-through flags. */

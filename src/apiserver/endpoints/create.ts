@@ -1,3 +1,4 @@
+import { timeStage } from '../audit/request-audit.js';
 import { writeObject } from '../server/response.js';
 import { readObject } from './decode-object.js';
 import { negotiateOutput } from './negotiation.js';
@@ -17,6 +18,6 @@ export const handleCreate: VerbHandler = async (ctx, t) => {
   if (t.resource.namespaced && ns !== undefined && ns !== '' && ns !== t.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  const created = await t.store.create(t.namespace, object, { dryRun });
+  const created = await timeStage(ctx, 'etcd', () => t.store.create(t.namespace, object, { dryRun }));
   writeObject(ctx, 201, created, format);
 };

@@ -12,6 +12,7 @@ import { goJsonShape } from '../../api/protobuf/go-json-shape.js';
 import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest } from '../../machinery/status.js';
 import type { RequestContext } from '../server/context.js';
+import { auditRequestObject } from '../audit/request-audit.js';
 import { readBody } from './body.js';
 import { addWarnings, decodeStrictDocument, parseFieldValidationParam, validateObjectFields, type WriteOptionsKind } from './field-validation.js';
 import { negotiateInput } from './negotiation.js';
@@ -33,13 +34,17 @@ export async function readObject(ctx: RequestContext, expected: ExpectedKind, op
   if (encoding === 'protobuf') {
     // As upstream: protobuf has no strict decoding, so fieldValidation has nothing to report.
     // The protobuf decoder already answers Go's JSON shape.
-    return asKubeObject(decodeProtobufBody(body, expected), expected, { goShaped: true });
+    const decoded = asKubeObject(decodeProtobufBody(body, expected), expected, { goShaped: true });
+    auditRequestObject(ctx, decoded);
+    return decoded;
   }
   const document = decodeStrictDocument(body, encoding === 'yaml' ? 'yaml' : 'json');
   checkTypeMeta(document.value, expected);
   const { value, warnings } = validateObjectFields(document, expected, directive);
   addWarnings(ctx, warnings);
-  return asKubeObject(value, expected);
+  const object = asKubeObject(value, expected);
+  auditRequestObject(ctx, object);
+  return object;
 }
 
 /** The body is an object whose apiVersion and kind, when given, are the expected ones. */

@@ -3,6 +3,7 @@
  * (kubectl sends them there) or the query: gracePeriodSeconds,
  * propagationPolicy, preconditions, dryRun.
  */
+import { timeStage } from '../audit/request-audit.js';
 import { isPlainObject } from '../../machinery/meta.js';
 import { badRequest, isNotFound } from '../../machinery/status.js';
 import type { DeleteParams } from '../registry/generic/store.js';
@@ -53,7 +54,7 @@ function numberOrUndefined(value: unknown, name: string): number | undefined {
 export const handleDelete: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const params = await readDeleteOptions(ctx);
-  const { object } = await t.store.delete(t.namespace, t.name, params);
+  const { object } = await timeStage(ctx, 'etcd', () => t.store.delete(t.namespace, t.name, params));
   writeObject(ctx, 200, object, format);
 };
 
@@ -62,7 +63,7 @@ export const handleDeleteCollection: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const params = await readDeleteOptions(ctx);
   const predicate = selectionPredicate(ctx.query, t);
-  const list = await t.store.list(t.namespace, predicate !== undefined ? { predicate } : {});
+  const list = await timeStage(ctx, 'etcd', () => t.store.list(t.namespace, predicate !== undefined ? { predicate } : {}));
   const deleted = [];
   for (const item of list.items) {
     try {

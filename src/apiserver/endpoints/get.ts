@@ -1,3 +1,4 @@
+import { timeStage } from '../audit/request-audit.js';
 import { writeObject } from '../server/response.js';
 import { negotiateOutput } from './negotiation.js';
 import type { VerbHandler } from './target.js';
@@ -6,6 +7,6 @@ import { shapeObject } from './transform.js';
 /** GET of one object. */
 export const handleGet: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: true });
-  const object = await t.store.get(t.namespace, t.name);
+  const object = await timeStage(ctx, 'etcd', () => t.store.get(t.namespace, t.name));
   writeObject(ctx, 200, shapeObject(object, format, t.store.strategy.table, ctx.query), format);
 };

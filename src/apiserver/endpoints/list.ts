@@ -1,3 +1,4 @@
+import { timeStage } from '../audit/request-audit.js';
 import { writeObject } from '../server/response.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseNonNegativeInt } from './query.js';
@@ -10,13 +11,13 @@ export const handleList: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: true });
   const predicate = selectionPredicate(ctx.query, t);
   const limit = parseNonNegativeInt(ctx.query, 'limit');
-  const list = await t.store.list(t.namespace, {
+  const list = await timeStage(ctx, 'etcd', () => t.store.list(t.namespace, {
     ...(predicate !== undefined ? { predicate } : {}),
     ...(limit !== undefined && limit > 0 ? { limit } : {}),
     ...optional('continue', ctx.query.get('continue')),
     ...optional('resourceVersion', ctx.query.get('resourceVersion')),
     ...optional('resourceVersionMatch', ctx.query.get('resourceVersionMatch')),
-  });
+  }));
   writeObject(ctx, 200, shapeList(list, format, t.store.strategy.table, ctx.query), format);
 };
 

@@ -8,6 +8,7 @@
  * default) the patch body's own duplicate fields and the patched object's
  * unknown fields fail the request or come back as warnings.
  */
+import { auditRequestObject, timeStage } from '../audit/request-audit.js';
 import jsonpatch from 'fast-json-patch';
 import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest, notFound, StatusError } from '../../machinery/status.js';
@@ -36,10 +37,11 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
   const managerOptions = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'PatchOptions', { apply: type === 'apply' });
   if (type === 'apply') return handleApplyPatch(ctx, t, { body, format, dryRun, directive, options: managerOptions });
   const patch = decodeDocument(body, 'json');
+  auditRequestObject(ctx, patch);
   if (!isBodyPatchType(type)) throw badRequest(`unsupported patch type ${type}`);
   // Warnings of the attempt that wins (the patch applies again after a conflict).
   let warnings: readonly string[] = [];
-  const { object } = await t.store.update(
+  const { object } = await timeStage(ctx, 'etcd', () => t.store.update(
     t.namespace,
     t.name,
     (current) => {
@@ -49,7 +51,7 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
       return trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, current, patched.object, managerOptions.manager);
     },
     { dryRun, allowCreate: false },
-  );
+  ));
   addWarnings(ctx, warnings);
   writeObject(ctx, 200, object, format);
 };

@@ -1,3 +1,4 @@
+import { timeStage } from '../audit/request-audit.js';
 import type { KubeObject } from '../../machinery/meta.js';
 import { trackWrite } from '../fieldmanager/for-resource.js';
 import { parseManagerOptions } from '../fieldmanager/request-options.js';
@@ -15,6 +16,6 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
   const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'UpdateOptions');
   const object = await readObject(ctx, expected, 'UpdateOptions');
   const track = { ...t, defaults: (o: KubeObject) => t.store.strategy.defaults(o) };
-  const { object: stored, created } = await t.store.update(t.namespace, t.name, (current) => trackWrite(track, current, object, manager), { dryRun });
+  const { object: stored, created } = await timeStage(ctx, 'etcd', () => t.store.update(t.namespace, t.name, (current) => trackWrite(track, current, object, manager), { dryRun }));
   writeObject(ctx, created ? 201 : 200, stored, format);
 };

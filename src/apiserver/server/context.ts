@@ -4,6 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { LatencyTracker } from '../audit/latency-tracker.js';
+import type { RequestAudit } from '../audit/request-audit.js';
 import type { RequestInfo } from './request-info.js';
 
 export type HttpRequest = IncomingMessage | Http2ServerRequest;
@@ -29,6 +31,12 @@ export interface RequestContext {
   readonly start: bigint;
   /** Warnings to send in Warning headers (added by handlers and admission). */
   readonly warnings: string[];
+  /** Set by withAudit when the audit policy logs this request. */
+  audit?: RequestAudit;
+  /** Time per pipeline stage; set only when the server audits (see audit/latency-tracker.ts). */
+  latency?: LatencyTracker;
+  /** When the filter being timed by trackLatency started (internal to that wrapper). */
+  stageStart?: bigint | undefined;
 }
 
 /** A step of the request pipeline: it handles the request or passes it on. */

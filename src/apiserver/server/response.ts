@@ -11,6 +11,7 @@ import { encodeObject, hasProtobufEncoding } from '../../api/protobuf/envelope.j
 import { internalError, StatusError, type Status } from '../../machinery/status.js';
 import { negotiateOutput } from '../endpoints/negotiation.js';
 import { encodeJsonBytes } from './json-memo.js';
+import { auditResponseObject } from '../audit/request-audit.js';
 import type { RequestContext } from './context.js';
 
 export interface Encoding {
@@ -46,10 +47,15 @@ export function writeObject(ctx: RequestContext, code: number, value: unknown, e
   // A kind upstream has no protobuf for (a custom resource) is answered in JSON,
   // the type protobuf-speaking clients list next.
   if (encoding.encoding === 'protobuf' && !canEncodeProtobuf(value)) encoding = JSON_ENCODING;
+  auditResponseObject(ctx, code, value);
+  const latency = ctx.latency;
+  const serializeStart = latency === undefined ? 0n : process.hrtime.bigint();
   const body = encodeBody(value, encoding);
   const res = ctx.res;
   if (res.headersSent) return;
   writeWarnings(ctx);
+  const writeStart = latency === undefined ? 0n : process.hrtime.bigint();
+  latency?.add('serialize-response-object', writeStart - serializeStart);
   res.writeHead(code, {
     'content-type': encoding.contentType,
     'content-length': Buffer.byteLength(body),
@@ -57,6 +63,7 @@ export function writeObject(ctx: RequestContext, code: number, value: unknown, e
   });
   if (ctx.req.method === 'HEAD') res.end();
   else res.end(body);
+  latency?.add('response-write', process.hrtime.bigint() - writeStart);
 }
 
 /** Warning headers in upstream's form: `299 - "text"`. */

@@ -21,6 +21,7 @@
 import type { ClusterEvent } from '../framework/cluster-event.js';
 import type { PodNominator, QueuedPodInfo } from '../framework/interfaces.js';
 import type { Pod } from '../framework/types.js';
+import type { Labels } from '../../machinery/selectors/label-selector.js';
 
 export interface SchedulingQueueOptions {
   /** podInitialBackoffSeconds in ms (default 1000). */
@@ -31,6 +32,14 @@ export interface SchedulingQueueOptions {
   readonly podMaxInUnschedulablePodsDurationMs?: number;
   /** The clock (tests pass their own). */
   readonly now?: () => number;
+  /** How often pods whose backoff expired move from backoffQ to activeQ, in ms (default 1000, upstream's). */
+  readonly backoffFlushIntervalMs?: number;
+  /** How often the unschedulable pool is checked for pods past podMaxInUnschedulablePodsDuration, in ms (default 30000, upstream's). */
+  readonly unschedulableFlushIntervalMs?: number;
+  /** A namespace's labels (for affinity terms with a namespaceSelector when an assigned pod is added). */
+  readonly namespaceLabels?: (namespace: string) => Labels | undefined;
+  /** The pod as the informer knows it now: the nominator skips pods that are gone or bound (upstream's pod lister check). */
+  readonly currentPod?: (namespace: string, name: string) => Pod | undefined;
 }
 
 export interface PendingPodCounts {
