@@ -100,10 +100,10 @@ describe('k8ts scheduler places pods as upstream would', { timeout: 240_000 }, (
 
   it('leaves a pod that fits nowhere Pending, with upstream\'s message in `kubectl describe pod`', async () => {
     await pods().create(pod('too-big', { app: 'too-big' }, {}, '5'));
-    // Upstream's FitError text: the filter reasons sorted, then DefaultPreemption's own summary (its FitError, hence the "..").
+    // Upstream's FitError text: the filter reasons sorted, then DefaultPreemption's own summary.
     const expected =
       '0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. ' +
-      'preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod..';
+      'preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.';
     let scheduled: { status?: string; reason?: string; message?: string } | undefined;
     await waitFor(
       async () => {
