@@ -89,11 +89,19 @@ describe('k8ts scheduler: two schedulers with leader election', { timeout: 240_0
     await allBound(secondBatch);
 
     for (const name of [...firstBatch, ...secondBatch]) assert.deepEqual(recorder.bindings.get(name)?.length, 1, `${name} bound once`);
-    // One Scheduled event per pod: no scheduler bound a pod the other had bound.
-    const scheduled = ((await cluster.admin.resource<KubeObject & Event>(EVENTS).list({ namespace: NS })).items as Event[]).filter((e) => e.reason === 'Scheduled');
-    const perPod = new Map<string, number>();
-    for (const e of scheduled) perPod.set(e.involvedObject.name ?? '', (perPod.get(e.involvedObject.name ?? '') ?? 0) + (e.count ?? 1));
-    for (const name of [...firstBatch, ...secondBatch]) assert.equal(perPod.get(name), 1, `one Scheduled event for ${name}`);
+    // One Scheduled event per pod (Events are written asynchronously: wait for all): no scheduler bound a pod the other had bound.
+    const all = [...firstBatch, ...secondBatch];
+    let perPod = new Map<string, number>();
+    await waitFor(
+      async () => {
+        const scheduled = ((await cluster.admin.resource<KubeObject & Event>(EVENTS).list({ namespace: NS })).items as Event[]).filter((e) => e.reason === 'Scheduled');
+        perPod = new Map<string, number>();
+        for (const e of scheduled) perPod.set(e.involvedObject.name ?? '', (perPod.get(e.involvedObject.name ?? '') ?? 0) + (e.count ?? 1));
+        return all.every((name) => perPod.has(name));
+      },
+      { timeoutMs: 30_000, intervalMs: 200, description: 'a Scheduled event for every pod' },
+    );
+    for (const name of all) assert.equal(perPod.get(name), 1, `one Scheduled event for ${name}`);
 
     assert.equal(await standby.process.stop('SIGTERM'), 0);
     assert.equal(await holder(), '', 'the last one released it too');

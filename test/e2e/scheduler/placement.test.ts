@@ -171,6 +171,6 @@ describe('k8ts scheduler places pods as upstream would', { timeout: 240_000 }, (
 
   it('bound every pod exactly once', () => {
     for (const [name, nodes] of recorder.bindings) assert.equal(nodes.length, 1, `${name} was bound to ${nodes.join(', ')}`);
-    assert.equal(recorder.bindings.size, 10);
+    assert.equal(recorder.bindings.size, 9, 'every pod but too-big');
   });
 });
