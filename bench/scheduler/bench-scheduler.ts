@@ -16,7 +16,8 @@
  *   scheduler_rss_mb   the scheduler's peak resident memory (/proc/PID/status)
  *
  * BENCH_SCHEDULER_CPU_PROF=DIR runs the scheduler under `node --cpu-prof`
- * and leaves the profile in DIR (open it in Chrome DevTools).
+ * and leaves the profile in DIR (open it in Chrome DevTools);
+ * BENCH_SCHEDULER_WORKLOADS=basic,spread runs only those (for profiling).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,11 +33,13 @@ import type { Workload } from './workloads.js';
 
 const NODES = 5000;
 const BASELINE_PODS = 5000;
-const WORKLOADS: ReadonlyArray<{ workload: Workload; pods: number; deadlineMs: number }> = [
+const ALL_WORKLOADS: ReadonlyArray<{ workload: Workload; pods: number; deadlineMs: number }> = [
   { workload: 'basic', pods: 10_000, deadlineMs: 180_000 },
   { workload: 'spread', pods: 5000, deadlineMs: 120_000 },
   { workload: 'antiaffinity', pods: 5000, deadlineMs: 120_000 },
 ];
+const only = (process.env.BENCH_SCHEDULER_WORKLOADS ?? '').split(',').filter((w) => w !== '');
+const WORKLOADS = only.length === 0 ? ALL_WORKLOADS : ALL_WORKLOADS.filter((w) => only.includes(w.workload));
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 const progress = (what: string): void => void process.stderr.write(`bench:scheduler: ${what}\n`);
 process.env.K8TS_LOG_LEVEL ??= 'warn';
@@ -168,7 +171,8 @@ try {
       .filter(([k]) => k !== 'machine' && !/^(basic|spread|antiaffinity)_(pods_bound|seconds)$/.test(k))
       .map(([k, v]) => [k, v]),
   );
-  console.log(`wrote ${writeResults('scheduler', results)}`);
+  if (only.length === 0) console.log(`wrote ${writeResults('scheduler', results)}`);
+  else console.log('a partial run (BENCH_SCHEDULER_WORKLOADS): bench/results/scheduler.json left as it was');
 } finally {
   if (sampler !== undefined) clearInterval(sampler);
   await scheduler?.stop();
