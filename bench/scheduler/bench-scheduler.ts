@@ -34,7 +34,7 @@ import type { Workload } from './workloads.js';
 const NODES = 5000;
 const BASELINE_PODS = 5000;
 const ALL_WORKLOADS: ReadonlyArray<{ workload: Workload; pods: number; deadlineMs: number }> = [
-  { workload: 'basic', pods: 10_000, deadlineMs: 180_000 },
+  { workload: 'basic', pods: 10_000, deadlineMs: 200_000 },
   { workload: 'spread', pods: 5000, deadlineMs: 120_000 },
   { workload: 'antiaffinity', pods: 5000, deadlineMs: 120_000 },
 ];
@@ -138,14 +138,15 @@ try {
   for (const { workload, pods, deadlineMs } of WORKLOADS) {
     progress(`${workload}: ${pods} pods`);
     const watch = await watchBindings(admin, workload);
-    const created = loadGenerator(['pods', url, pki, workload, workload, String(pods)]);
-    const createSeconds = await created;
-    await watch.until(pods, deadlineMs);
+    const workloadStarted = performance.now();
+    const createSeconds = await loadGenerator(['pods', url, pki, workload, workload, String(pods)]);
+    // The deadline counts from the first create, so that the whole bench stays within its 10 minutes.
+    await watch.until(pods, Math.max(0, deadlineMs - (performance.now() - workloadStarted)));
     watch.stop();
     const seconds = (watch.lastBindAt - watch.firstBindAt) / 1000;
     progress(`${workload}: ${watch.bound} bound in ${seconds.toFixed(1)} s (created in ${createSeconds.toFixed(1)} s)`);
     const perS = watch.bound > 1 ? (watch.bound - 1) / seconds : 0;
-    if (watch.bound < pods) progress(`${workload}: only ${watch.bound} of ${pods} pods bound within ${deadlineMs / 1000} s`);
+    if (watch.bound < pods) progress(`${workload}: only ${watch.bound} of ${pods} pods bound within ${deadlineMs / 1000} s of the first create`);
     rows.push([workload, pods, watch.bound, round(seconds, 2), round(perS, 1), round(pods / createSeconds, 1)]);
     results[`${workload}_pods_per_s`] = round(perS, 1);
     results[`${workload}_pods_bound`] = watch.bound;
