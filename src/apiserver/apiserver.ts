@@ -8,6 +8,9 @@ import { newBuiltinScheme } from '../api/resources.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/interface.js';
 import type { Auditor } from './audit/auditor.js';
+import { newAdmissionChain } from './admission/chain.js';
+import { ADMISSION_PLUGINS, selectAdmissionPlugins, type PluginSelection } from './admission/plugins/registry.js';
+import { registryLookup } from './endpoints/installer.js';
 import { bootstrap } from './bootstrap.js';
 import { newResourceHandler } from './endpoints/installer.js';
 import { newNonResourceHandler } from './endpoints/non-resource.js';
@@ -41,6 +44,8 @@ export interface ApiServerConfig {
   readonly serviceNodePortRange?: string;
   readonly log: Logger;
   readonly watch?: WatchSettings;
+  /** --enable-admission-plugins / --disable-admission-plugins (upstream's defaults otherwise). */
+  readonly admission?: PluginSelection;
   /** Audit policy and log (--audit-policy-file, --audit-log-path); none: no auditing. */
   readonly auditor?: Auditor;
 }
@@ -75,6 +80,12 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     securePort: config.securePort,
   });
 
+  const stopAdmission = new AbortController();
+  const admission = newAdmissionChain(
+    selectAdmissionPlugins(config.admission ?? {}).map((name) => ADMISSION_PLUGINS[name]!({ stores: registryLookup(registry), signal: stopAdmission.signal })),
+  );
+  config.log.info({ plugins: admission.names }, 'admission plugins');
+
   let shuttingDown = false;
   let listener: Listener | undefined;
   const storageCheck = { name: 'etcd', check: async () => void (await config.storage.currentRevision()) };
@@ -100,7 +111,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       },
     ],
   });
-  const resources = newResourceHandler({ registry, ...(config.watch !== undefined ? { watch: config.watch } : {}) });
+  const resources = newResourceHandler({ registry, admission, ...(config.watch !== undefined ? { watch: config.watch } : {}) });
   const route: Handler = (ctx) => (ctx.info.isResourceRequest && ctx.info.resource !== '' ? resources(ctx) : nonResource(ctx));
   const log = (message: string, detail: Record<string, unknown>): void => config.log.error(detail, message);
   const chain = buildHandlerChain(route, { log, metrics: metrics.requests, ...(config.auditor !== undefined ? { auditor: config.auditor } : {}) });
@@ -136,6 +147,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       while (inFlight.size > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      stopAdmission.abort();
       registry.stop();
       running.closeConnections();
       await closed;

@@ -34,6 +34,8 @@ interface ApiServerFlags extends StorageFlags {
   auditLogMaxbackup: number;
   auditLogMaxage: number;
   auditLogFormat: string;
+  enableAdmissionPlugins: string[];
+  disableAdmissionPlugins: string[];
 }
 
 export function apiserverCommand(): Command {
@@ -57,8 +59,14 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--audit-log-maxsize <MB>', 'rotate the audit log before it passes this many megabytes (0: never)').default(0).argParser(nonNegativeInt('--audit-log-maxsize')))
     .addOption(new Option('--audit-log-maxbackup <count>', 'keep at most this many rotated audit logs (0: all)').default(0).argParser(nonNegativeInt('--audit-log-maxbackup')))
     .addOption(new Option('--audit-log-maxage <days>', 'remove rotated audit logs older than this many days (0: never)').default(0).argParser(nonNegativeInt('--audit-log-maxage')))
+    .addOption(new Option('--enable-admission-plugins <names>', 'admission plugins to run besides the default ones (comma-separated upstream names)').default([], 'none').argParser(commaList))
+    .addOption(new Option('--disable-admission-plugins <names>', 'default admission plugins not to run (comma-separated upstream names)').default([], 'none').argParser(commaList))
     .addOption(new Option('--audit-log-format <format>', 'format of the audit log: json').default('json').choices(['json']));
   return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
+}
+
+function commaList(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
 function nonNegativeInt(flag: string): (text: string) => number {
@@ -133,6 +141,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     serviceNodePortRange: flags.serviceNodePortRange,
     log,
     ...(auditor !== undefined ? { auditor } : {}),
+    admission: { enable: flags.enableAdmissionPlugins, disable: flags.disableAdmissionPlugins },
   });
   process.stdout.write(`apiserver: serving on https://${flags.advertiseAddress}:${server.port}\n`);
   await new Promise<void>((resolve) => {

@@ -5,6 +5,8 @@
  * loop; an absent object is created. Conflicts are a 409 naming each field
  * and its manager, unless `force=true`.
  */
+import { auditRequestObject, timeStage } from '../audit/request-audit.js';
+import { admitMutating, validatingHook } from './admission.js';
 import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest, internalError, StatusError } from '../../machinery/status.js';
 import { ApplyConflicts, conflictError } from '../fieldmanager/conflicts.js';
@@ -37,10 +39,12 @@ export async function handleApplyPatch(ctx: RequestContext, t: Target, request: 
   if (fm === undefined) throw new StatusError({ code: 415, reason: 'UnsupportedMediaType', message: `apply is not supported on the ${t.subresource?.name ?? ''} subresource` });
   const expected = t.subresource?.kind ?? t.resource;
   let warnings: string[] = [];
-  const { object, created } = await t.store.update(
+  auditRequestObject(ctx, applied);
+  const validateAdmission = validatingHook(ctx, t, request.dryRun);
+  const { object, created } = await timeStage(ctx, 'etcd', () => t.store.update(
     t.namespace,
     t.name,
-    (current) => {
+    async (current) => {
       let result: JsonObject;
       try {
         result = fm.apply(current as unknown as JsonObject | undefined, structuredClone(applied), request.options.manager, request.options.force);
@@ -48,10 +52,12 @@ export async function handleApplyPatch(ctx: RequestContext, t: Target, request: 
         throw applyError(e, t, applied);
       }
       warnings = strictWarnings(request.directive, duplicates);
-      return asKubeObject(result, expected) as KubeObject;
+      const next = asKubeObject(result, expected) as KubeObject;
+      await admitMutating(ctx, t, current === undefined ? 'CREATE' : 'UPDATE', next, current, request.dryRun);
+      return next;
     },
-    { dryRun: request.dryRun, allowCreate: true },
-  );
+    { dryRun: request.dryRun, allowCreate: true, ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
+  ));
   addWarnings(ctx, warnings);
   writeObject(ctx, created ? 201 : 200, object, request.format);
 }

@@ -1,4 +1,5 @@
 import { timeStage } from '../audit/request-audit.js';
+import { admitMutating, validatingHook } from './admission.js';
 import { writeObject } from '../server/response.js';
 import { readObject } from './decode-object.js';
 import { negotiateOutput } from './negotiation.js';
@@ -18,6 +19,8 @@ export const handleCreate: VerbHandler = async (ctx, t) => {
   if (t.resource.namespaced && ns !== undefined && ns !== '' && ns !== t.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  const created = await timeStage(ctx, 'etcd', () => t.store.create(t.namespace, object, { dryRun }));
+  await admitMutating(ctx, t, 'CREATE', object, undefined, dryRun);
+  const validateAdmission = validatingHook(ctx, t, dryRun);
+  const created = await timeStage(ctx, 'etcd', () => t.store.create(t.namespace, object, { dryRun, ...(validateAdmission !== undefined ? { validateAdmission } : {}) }));
   writeObject(ctx, 201, created, format);
 };

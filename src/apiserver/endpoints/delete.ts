@@ -13,7 +13,8 @@ import { decodeOptionsDocument, readBody } from './body.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseNonNegativeInt } from './query.js';
 import { selectionPredicate } from './selection.js';
-import type { VerbHandler } from './target.js';
+import type { Target, VerbHandler } from './target.js';
+import { deletionHook } from './admission.js';
 
 const POLICIES = new Set(['Orphan', 'Background', 'Foreground']);
 
@@ -51,9 +52,14 @@ function numberOrUndefined(value: unknown, name: string): number | undefined {
   return value;
 }
 
+function withDeletionAdmission(ctx: RequestContext, t: Target, params: DeleteParams): DeleteParams {
+  const admitDeletion = deletionHook(ctx, t, params.dryRun === true);
+  return admitDeletion === undefined ? params : { ...params, admitDeletion };
+}
+
 export const handleDelete: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
-  const params = await readDeleteOptions(ctx);
+  const params = withDeletionAdmission(ctx, t, await readDeleteOptions(ctx));
   const { object } = await timeStage(ctx, 'etcd', () => t.store.delete(t.namespace, t.name, params));
   writeObject(ctx, 200, object, format);
 };
@@ -61,7 +67,7 @@ export const handleDelete: VerbHandler = async (ctx, t) => {
 /** DELETE of a collection: every object the selectors match, one by one. */
 export const handleDeleteCollection: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
-  const params = await readDeleteOptions(ctx);
+  const params = withDeletionAdmission(ctx, t, await readDeleteOptions(ctx));
   const predicate = selectionPredicate(ctx.query, t);
   const list = await timeStage(ctx, 'etcd', () => t.store.list(t.namespace, predicate !== undefined ? { predicate } : {}));
   const deleted = [];

@@ -4,6 +4,7 @@
  * namespace make sense together (404, 405 otherwise).
  */
 import { methodNotAllowed, resourceNotFound } from '../../machinery/status.js';
+import type { AdmissionChain } from '../admission/interfaces.js';
 import type { Verb } from '../../api/scheme.js';
 import type { Registry } from '../registry/registry.js';
 import type { Handler } from '../server/context.js';
@@ -19,6 +20,15 @@ import { newWatchHandler, type WatchSettings } from './watch.js';
 export interface ResourceHandlerOptions {
   readonly registry: Registry;
   readonly watch?: WatchSettings;
+  readonly admission?: AdmissionChain;
+}
+
+/** A StoreLookup over the registry: a resource's store, or the view of one of its subresources. */
+export function registryLookup(registry: Registry): StoreLookup {
+  return (group, version, resource, subresource) => {
+    const entry = registry.lookup(group, version, resource);
+    return subresource === undefined ? entry?.store : entry?.subresources.get(subresource)?.store;
+  };
 }
 
 export function newResourceHandler(options: ResourceHandlerOptions): Handler {
@@ -32,10 +42,8 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
     delete: handleDelete,
     deletecollection: handleDeleteCollection,
   };
-  const lookup: StoreLookup = (group, version, resource, subresource) => {
-    const entry = options.registry.lookup(group, version, resource);
-    return subresource === undefined ? entry?.store : entry?.subresources.get(subresource)?.store;
-  };
+  const admission = options.admission === undefined ? {} : { admission: options.admission };
+  const lookup = registryLookup(options.registry);
   /**
    * The `bindings` resource is not stored: a POST binds the pod the body names,
    * as pods/NAME/binding does (upstream serves both for the scheduler).
@@ -48,7 +56,7 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
     if (pods === undefined || sub === undefined || handler === undefined) throw resourceNotFound();
     if (info.verb !== 'create' || info.name !== '') throw methodNotAllowed();
     if (info.namespace === '') throw resourceNotFound();
-    return handler(ctx, { resource: pods.info, subresource: sub.info, store: sub.store, namespace: info.namespace, name: '' });
+    return handler(ctx, { resource: pods.info, subresource: sub.info, store: sub.store, namespace: info.namespace, name: '', lookup, ...admission });
   };
   return async (ctx) => {
     const info = ctx.info;
@@ -64,7 +72,7 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
     if (info.subresource !== '') {
       const sub = entry.subresources.get(info.subresource);
       if (sub === undefined || info.name === '') throw resourceNotFound();
-      const target: Target = { resource, subresource: sub.info, store: sub.store, namespace, name: info.name, lookup };
+      const target: Target = { resource, subresource: sub.info, store: sub.store, namespace, name: info.name, lookup, ...admission };
       const custom = sub.handlers[info.verb];
       if (custom !== undefined) return custom(ctx, target);
       if (!(sub.info.verbs as readonly string[]).includes(info.verb)) throw methodNotAllowed();
@@ -81,7 +89,7 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
     if (info.verb === 'create' && info.name !== '') throw methodNotAllowed();
     // A whole collection cannot be replaced or patched.
     if ((info.verb === 'update' || info.verb === 'patch') && info.name === '') throw methodNotAllowed();
-    return handler(ctx, { resource, subresource: undefined, store: entry.store, namespace, name: info.name });
+    return handler(ctx, { resource, subresource: undefined, store: entry.store, namespace, name: info.name, lookup, ...admission });
   };
 }
 

@@ -9,6 +9,7 @@
  * unknown fields fail the request or come back as warnings.
  */
 import { auditRequestObject, timeStage } from '../audit/request-audit.js';
+import { admitMutating, validatingHook } from './admission.js';
 import jsonpatch from 'fast-json-patch';
 import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest, notFound, StatusError } from '../../machinery/status.js';
@@ -41,16 +42,19 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
   if (!isBodyPatchType(type)) throw badRequest(`unsupported patch type ${type}`);
   // Warnings of the attempt that wins (the patch applies again after a conflict).
   let warnings: readonly string[] = [];
+  const validateAdmission = validatingHook(ctx, t, dryRun);
   const { object } = await timeStage(ctx, 'etcd', () => t.store.update(
     t.namespace,
     t.name,
-    (current) => {
+    async (current) => {
       if (current === undefined) throw notFound({ group: t.resource.group, resource: t.resource.resource }, t.name);
       const patched = applyPatchBody({ type, current, body, patch, expected, directive });
       warnings = patched.warnings;
-      return trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, current, patched.object, managerOptions.manager);
+      const next = trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, current, patched.object, managerOptions.manager);
+      await admitMutating(ctx, t, 'UPDATE', next, current, dryRun);
+      return next;
     },
-    { dryRun, allowCreate: false },
+    { dryRun, allowCreate: false, ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
   ));
   addWarnings(ctx, warnings);
   writeObject(ctx, 200, object, format);

@@ -3,6 +3,7 @@
  * which resource, and the request's namespace and name.
  */
 import type { ResourceInfo, SubresourceInfo } from '../../api/scheme.js';
+import type { AdmissionChain } from '../admission/interfaces.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import type { RequestContext } from '../server/context.js';
 
@@ -20,6 +21,8 @@ export interface Target {
    * updates PodDisruptionBudgets). Set for subresource handlers.
    */
   readonly lookup?: StoreLookup;
+  /** The server's admission chain (none: nothing is admitted, as in unit tests of handlers). */
+  readonly admission?: AdmissionChain;
 }
 
 export type StoreLookup = (group: string, version: string, resource: string, subresource?: string) => GenericStore | undefined;

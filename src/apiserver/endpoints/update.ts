@@ -1,4 +1,5 @@
 import { timeStage } from '../audit/request-audit.js';
+import { admitMutating, validatingHook } from './admission.js';
 import type { KubeObject } from '../../machinery/meta.js';
 import { trackWrite } from '../fieldmanager/for-resource.js';
 import { parseManagerOptions } from '../fieldmanager/request-options.js';
@@ -16,6 +17,19 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
   const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'UpdateOptions');
   const object = await readObject(ctx, expected, 'UpdateOptions');
   const track = { ...t, defaults: (o: KubeObject) => t.store.strategy.defaults(o) };
-  const { object: stored, created } = await timeStage(ctx, 'etcd', () => t.store.update(t.namespace, t.name, (current) => trackWrite(track, current, object, manager), { dryRun }));
+  const validateAdmission = validatingHook(ctx, t, dryRun);
+  const { object: stored, created } = await timeStage(ctx, 'etcd', () =>
+    t.store.update(
+      t.namespace,
+      t.name,
+      async (current) => {
+        // Runs again after a conflict: mutating plugins are idempotent, as upstream requires.
+        const next = trackWrite(track, current, object, manager);
+        await admitMutating(ctx, t, current === undefined ? 'CREATE' : 'UPDATE', next, current, dryRun);
+        return next;
+      },
+      { dryRun, ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
+    ),
+  );
   writeObject(ctx, created ? 201 : 200, stored, format);
 };

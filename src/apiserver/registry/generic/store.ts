@@ -51,6 +51,8 @@ export interface DeleteParams extends WriteOptions {
   readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   /** Upstream's deprecated orphanDependents. */
   readonly orphanDependents?: boolean;
+  /** Validating admission of the deletion, with the object as stored (before it is marked or removed). */
+  readonly admitDeletion?: (current: KubeObject) => Promise<void>;
 }
 
 export interface DeleteResult {
@@ -301,6 +303,7 @@ export class GenericStore {
     const current = await this.translate(name, () => this.storage.get(key));
     if (current === undefined) throw notFound(this.groupResource, name);
     this.checkPreconditions(current, name, params.preconditions);
+    await params.admitDeletion?.(this.withTypeMeta(structuredClone(current)));
     const finalizers = deletionFinalizers(current, params);
     const grace = this.config.gracePeriod?.(current, params.gracePeriodSeconds) ?? 0;
     const needsMarking = finalizers.length > 0 || grace > 0;

@@ -1,0 +1,64 @@
+/**
+ * The handlers' side of admission (see admission/interfaces.ts): build the
+ * attributes of a request and run the chain at the right moments, counting
+ * the time under the `admission` stage of the audit log's latency annotations.
+ */
+import type { KubeObject } from '../../machinery/meta.js';
+import type { AdmissionAttributes, Operation } from '../admission/interfaces.js';
+import { addAuditAnnotation } from '../audit/request-audit.js';
+import type { RequestContext } from '../server/context.js';
+import type { Target } from './target.js';
+
+const NOBODY = { name: '', groups: [] as string[] };
+
+export function admissionAttributes(
+  ctx: RequestContext,
+  t: Target,
+  operation: Operation,
+  object: KubeObject | undefined,
+  oldObject: KubeObject | undefined,
+  dryRun: boolean,
+): AdmissionAttributes {
+  const kind = t.subresource?.kind ?? t.resource;
+  return {
+    operation,
+    kind: { group: kind.group, version: kind.version, kind: kind.kind },
+    resource: { group: t.resource.group, version: t.resource.version, resource: t.resource.resource },
+    subresource: t.subresource?.name ?? '',
+    namespace: t.namespace,
+    name: t.name !== '' ? t.name : (object?.metadata.name ?? ''),
+    object,
+    oldObject,
+    dryRun,
+    userInfo: ctx.user ?? NOBODY,
+    addWarning: (text) => void ctx.warnings.push(text),
+    addAuditAnnotation: (key, value) => addAuditAnnotation(ctx, key, value),
+  };
+}
+
+async function timed(ctx: RequestContext, work: () => Promise<void>): Promise<void> {
+  if (ctx.latency === undefined) return work();
+  return ctx.latency.time('admission', work);
+}
+
+/** Mutating admission of an object about to be created or updated (changes `object` in place). */
+export async function admitMutating(ctx: RequestContext, t: Target, operation: 'CREATE' | 'UPDATE', object: KubeObject, old: KubeObject | undefined, dryRun: boolean): Promise<void> {
+  const chain = t.admission;
+  if (chain === undefined) return;
+  await timed(ctx, () => chain.admit(admissionAttributes(ctx, t, operation, object, old, dryRun)));
+}
+
+/** The store's validateAdmission hook for creates and updates: validating admission once the strategy has prepared and validated. */
+export function validatingHook(ctx: RequestContext, t: Target, dryRun: boolean): ((object: KubeObject, old: KubeObject | undefined) => Promise<void>) | undefined {
+  const chain = t.admission;
+  if (chain === undefined) return undefined;
+  return (object, old) => timed(ctx, () => chain.validate(admissionAttributes(ctx, t, old === undefined ? 'CREATE' : 'UPDATE', object, old, dryRun)));
+}
+
+/** Validating admission of a delete, with the object as stored. */
+export function deletionHook(ctx: RequestContext, t: Target, dryRun: boolean): ((current: KubeObject) => Promise<void>) | undefined {
+  const chain = t.admission;
+  if (chain === undefined) return undefined;
+  return (current) =>
+    timed(ctx, () => chain.validate(admissionAttributes(ctx, { ...t, name: current.metadata.name ?? t.name, namespace: current.metadata.namespace ?? t.namespace }, 'DELETE', undefined, current, dryRun)));
+}
