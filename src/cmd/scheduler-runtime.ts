@@ -5,6 +5,8 @@
  * library: loading the configuration file and building the scheduler.
  */
 import type { SchedulerConfiguration } from '../scheduler/config/types.js';
+import { loadSchedulerConfiguration } from '../scheduler/config/load.js';
+import { newScheduler } from '../scheduler/scheduler.js';
 import type { Scheduler, SchedulerOptions } from '../scheduler/scheduler-options.js';
 
 export interface SchedulerRuntime {
@@ -14,24 +16,8 @@ export interface SchedulerRuntime {
   newScheduler(options: SchedulerOptions): Scheduler;
 }
 
-interface SchedulerModule {
-  newScheduler(options: SchedulerOptions): Scheduler;
-}
-interface ConfigModule {
-  loadSchedulerConfiguration(path?: string): Promise<SchedulerConfiguration> | SchedulerConfiguration;
-}
-
-/**
- * The in-tree library. Its modules are imported by name at run time until
- * they are merged beside this command (then these become static imports).
- */
-export async function loadSchedulerRuntime(): Promise<SchedulerRuntime> {
-  const schedulerModule: string = '../scheduler/scheduler.js';
-  const configModule: string = '../scheduler/config/load.js';
-  const { newScheduler } = (await import(schedulerModule)) as SchedulerModule;
-  const { loadSchedulerConfiguration } = (await import(configModule)) as ConfigModule;
-  return {
-    loadConfiguration: (path) => (path === undefined ? loadSchedulerConfiguration() : loadSchedulerConfiguration(path)),
-    newScheduler: (options) => newScheduler(options),
-  };
-}
+/** The in-tree library. */
+export const defaultSchedulerRuntime: SchedulerRuntime = {
+  loadConfiguration: (path) => loadSchedulerConfiguration(path),
+  newScheduler: (options) => newScheduler(options),
+};

@@ -26,7 +26,7 @@ import type { SchedulerConfiguration } from '../scheduler/config/types.js';
 import type { Scheduler } from '../scheduler/scheduler-options.js';
 import { serveHealthAndMetrics } from './controller-manager.js';
 import { addSchedulerFlags, applySchedulerFlags, fromCommandLine, type SchedulerFlags } from './scheduler-flags.js';
-import { loadSchedulerRuntime, type SchedulerRuntime } from './scheduler-runtime.js';
+import { defaultSchedulerRuntime, type SchedulerRuntime } from './scheduler-runtime.js';
 
 /** How long a stopping scheduler waits for its queued Events, and for in-flight bindings. */
 const EVENTS_FLUSH_TIMEOUT_MS = 2_000;
@@ -41,7 +41,7 @@ export function schedulerCommand(runtime?: SchedulerRuntime): Command {
   const command = new Command('scheduler').description('run the scheduler: place each pending pod on a node that fits it');
   addSchedulerFlags(command);
   return command.action(async (flags: SchedulerFlags) => {
-    const exit = await runScheduler(flags, { givenOnCommandLine: fromCommandLine(command), runtime: runtime ?? (await loadSchedulerRuntime()) });
+    const exit = await runScheduler(flags, { givenOnCommandLine: fromCommandLine(command), runtime: runtime ?? defaultSchedulerRuntime });
     // Exit now, as upstream's does: a request still retrying against a stopped API server must not hold the process.
     process.exit(exit.reason === 'stopped' ? 0 : 1);
   });
