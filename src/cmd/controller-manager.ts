@@ -44,7 +44,7 @@ export function controllerManagerCommand(definitions: readonly ControllerDefinit
 }
 
 /** Serve /healthz and /metrics; resolves with the listening server. */
-async function serveHealthAndMetrics(bindAddress: string, port: number, registry: Registry): Promise<Server> {
+export async function serveHealthAndMetrics(bindAddress: string, port: number, registry: Registry): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {

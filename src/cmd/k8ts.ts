@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { apiserverCommand } from './apiserver.js';
 import { controllerManagerCommand } from './controller-manager.js';
+import { schedulerCommand } from './scheduler.js';
 import { serverCommand } from './server.js';
 import { storeCommand } from './store.js';
 
@@ -19,6 +20,7 @@ export function newProgram(): Command {
   program.addCommand(serverCommand());
   program.addCommand(apiserverCommand());
   program.addCommand(controllerManagerCommand());
+  program.addCommand(schedulerCommand());
   program.addCommand(storeCommand());
   return program;
 }

@@ -1,8 +1,9 @@
 /**
  * `k8ts server`: the all-in-one cluster on this machine. It makes the PKI on
- * first start, runs each component as its own process (today the API server;
- * the controller manager, scheduler, kubelet and proxy join it as they are
- * built), restarts one that crashes, and stops them all on SIGINT/SIGTERM.
+ * first start, runs each component as its own process (today the API server,
+ * the controller manager and the scheduler; the kubelet and proxy join them as
+ * they are built), restarts one that crashes, and stops them all on
+ * SIGINT/SIGTERM.
  */
 import { parseAuthorizationModes } from '../apiserver/auth/authorizers/modes.js';
 import { mkdirSync } from 'node:fs';
@@ -28,6 +29,7 @@ interface ServerFlags extends StorageFlags {
   controllerManagerArg: string[];
   apiserverArg: string[];
   authorizationMode: string;
+  schedulerArg: string[];
   auditLogPath?: string;
   auditPolicyFile?: string;
 }
@@ -63,6 +65,11 @@ export function serverCommand(): Command {
     )
     .addOption(
       new Option('--apiserver-arg <arg>', 'pass one more flag to the API server, e.g. --apiserver-arg=--token-auth-file=/path/tokens.csv (repeatable)')
+        .default([] as string[], 'none')
+        .argParser((value: string, previous: string[]) => [...previous, value]),
+    )
+    .addOption(
+      new Option('--scheduler-arg <arg>', 'pass one more flag to the scheduler, e.g. --scheduler-arg=--leader-elect-retry-period=1s (repeatable)')
         .default([] as string[], 'none')
         .argParser((value: string, previous: string[]) => [...previous, value]),
     );
@@ -159,6 +166,9 @@ async function runServer(flags: ServerFlags): Promise<void> {
     const controllerManagerPort = await freePort();
     supervisor.start({ name: 'controller-manager', args: controllerManagerArgs(flags, pki.kubeconfigs.controllerManager, controllerManagerPort) });
     out(`controller-manager: /healthz and /metrics on http://127.0.0.1:${controllerManagerPort} (log: ${join(dataDir, 'logs', 'controller-manager.log')})`);
+    const scheduler = schedulerArgs(flags, pki.kubeconfigs.scheduler, await freePort());
+    supervisor.start({ name: 'scheduler', args: scheduler.args });
+    out(`scheduler: /healthz and /metrics on http://127.0.0.1:${scheduler.port} (log: ${join(dataDir, 'logs', 'scheduler.log')})`);
     out('');
     out(`export KUBECONFIG=${pki.adminKubeconfig}`);
     out('kubectl get namespaces');
@@ -190,6 +200,21 @@ export function controllerManagerArgs(flags: Pick<ServerFlags, 'clusterCidr' | '
     ...(flags.nodeMonitorGracePeriod !== undefined ? ['--node-monitor-grace-period', flags.nodeMonitorGracePeriod] : []),
     ...flags.controllerManagerArg,
   ];
+}
+
+/**
+ * The scheduler's command line under `k8ts server`: its own identity
+ * (system:kube-scheduler), a free port for /healthz and /metrics unless the
+ * pass-through flags give one, and the pass-through flags.
+ */
+export function schedulerArgs(flags: Pick<ServerFlags, 'schedulerArg'>, kubeconfig: string, freePortNumber: number): { args: string[]; port: number } {
+  const given = [...flags.schedulerArg].reverse().find((arg) => /^--secure-port(=|$)/.test(arg));
+  if (given !== undefined) {
+    const inline = /^--secure-port=(.*)$/.exec(given)?.[1];
+    const value = inline ?? flags.schedulerArg[flags.schedulerArg.lastIndexOf(given) + 1];
+    return { args: ['scheduler', '--kubeconfig', kubeconfig, ...flags.schedulerArg], port: value === undefined ? freePortNumber : parsePort(value) };
+  }
+  return { args: ['scheduler', '--kubeconfig', kubeconfig, '--secure-port', String(freePortNumber), ...flags.schedulerArg], port: freePortNumber };
 }
 
 /** Poll /readyz until it answers 200 (a condition, not a fixed wait). */
