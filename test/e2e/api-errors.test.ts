@@ -153,10 +153,15 @@ describe('API errors', () => {
     await expectStatus('GET', '/api/v1/namespaces/default/bindings', {}, 405, 'MethodNotAllowed');
   });
 
-  it('answers 401 to anonymous requests except for health and version', async () => {
+  it('answers 403 to anonymous requests RBAC does not allow, and serves them health and version', async () => {
     const anonymous = new ApiClient(url, join(dir, 'pki'), { anonymous: true });
     try {
-      assert.equal((await anonymous.request('GET', '/api/v1/namespaces')).status, 401);
+      const refused = await anonymous.request('GET', '/api/v1/namespaces');
+      assert.equal(refused.status, 403);
+      assert.equal(
+        refused.json<{ message: string }>().message,
+        'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+      );
       assert.equal((await anonymous.request('GET', '/readyz')).status, 200);
       assert.equal((await anonymous.request('GET', '/version')).json<{ gitVersion: string }>().gitVersion, 'v1.33.0-k8ts.0');
     } finally {

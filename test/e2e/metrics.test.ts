@@ -130,7 +130,8 @@ describe('GET /metrics of k8ts server', () => {
     assert.equal(res.contentType, 'text/plain; version=0.0.4; charset=utf-8');
     assert.match(res.body, /^# TYPE apiserver_request_total counter$/m);
     assert.match(res.body, /^# TYPE etcd_request_duration_seconds histogram$/m);
+    // RBAC grants system:anonymous no /metrics (upstream's system:monitoring is bound to system:monitoring only).
     const anonymous = await get(kubeconfig, '/metrics', { anonymous: true });
-    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.status, 403);
   });
 });

@@ -6,7 +6,7 @@
  * plus the union of the per-controller roles of the controllers in
  * src/controllers/ (cronjob, daemonset, deployment, disruption, endpoints,
  * endpointslice, garbage collector, job, namespace, node IPAM, node lifecycle,
- * replicaset, serviceaccount, statefulset, taint eviction).
+ * replicaset, resourcequota, serviceaccount, statefulset, taint eviction).
  */
 import type { PolicyRule } from 'kubernetes-types/rbac/v1.js';
 import { EVENTS, READ, rule } from './rules.js';
@@ -50,6 +50,8 @@ const CONTROLLERS: PolicyRule[] = [
   rule(['create'], ['discovery.k8s.io'], ['endpointslices']),
   // node ipam, node lifecycle, taint eviction
   rule(['patch', 'update'], [''], ['nodes/status', 'pods/status']),
+  // resourcequota
+  rule(['update'], [''], ['resourcequotas/status']),
   // serviceaccount (and the leases of leader election)
   rule(['create'], [''], ['serviceaccounts']),
   rule(READ, [LEASES], ['leases']),

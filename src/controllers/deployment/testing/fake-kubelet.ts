@@ -11,6 +11,7 @@
 import { PODS } from '../../../client/rest/resources.js';
 import type { Client } from '../../../client/rest/interface.js';
 import { formatTime } from '../../../machinery/meta.js';
+import { isConflict } from '../../../machinery/status.js';
 import type { PodObject } from '../../util/types.js';
 
 export interface FakeKubeletOptions {
@@ -41,7 +42,10 @@ export function startFakeKubelet(client: Client, options: FakeKubeletOptions = {
     }
     if (options.nodeName !== undefined && !pod.spec?.nodeName) {
       const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: options.nodeName } };
-      await pods.createSubresource(name, 'binding', binding, { namespace });
+      await pods.createSubresource(name, 'binding', binding, { namespace }).catch((e: unknown) => {
+        // The cluster's own scheduler may have bound it first: that binding's event brings the pod back here too.
+        if (!isConflict(e)) throw e;
+      });
       return; // the binding's MODIFIED event brings the pod back here
     }
     if (pod.status?.phase === 'Running') return;

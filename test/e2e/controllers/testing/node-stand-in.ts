@@ -68,7 +68,12 @@ export function startNodeStandIn(options: NodeStandInOptions): NodeStandIn {
     const node = pod.spec?.nodeName;
     if (!node) {
       if (pod.metadata.deletionTimestamp) return;
-      await pods.createSubresource(name, 'binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: target } }, { namespace });
+      await pods
+        .createSubresource(name, 'binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: target } }, { namespace })
+        .catch((e: unknown) => {
+          // The cluster's own scheduler may have bound it first: that binding's event brings the pod back here too.
+          if (!isConflict(e)) throw e;
+        });
       return; // the binding's MODIFIED event brings the pod back here
     }
     if (!running.has(node)) return;
