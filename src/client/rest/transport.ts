@@ -84,7 +84,7 @@ const IDLE_SOCKET_TIMEOUT_MS = 4_000;
  * the certificates again). Should they not parse, the raw options are kept so
  * that the error surfaces on the request, as before.
  */
-function tlsOptions(config: RestConfig): https.AgentOptions {
+export function tlsOptions(config: RestConfig): https.AgentOptions {
   const raw: tls.SecureContextOptions = {
     ...(config.ca === undefined ? {} : { ca: config.ca }),
     ...(config.clientCert === undefined ? {} : { cert: config.clientCert }),
