@@ -14,6 +14,7 @@ import type { StateData } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { affinityTermMatches, type AffinityTerm, type Node, type Pod, type PodInfo } from '../../framework/types.js';
 import { compileLabelSelector } from '../pod-topology-spread/label-matcher.js';
+import type { ExistingAntiAffinityCache } from './existing-anti-affinity-cache.js';
 import type { IncomingTermCounts } from './incoming-term-counts.js';
 import { TopologyPairCounts, TopologyValueIds } from './topology-pair-counts.js';
 
@@ -129,8 +130,19 @@ export class PreFilterState implements StateData {
 }
 
 /** Pairs where existing pods' required anti-affinity terms match the incoming pod; `nodes` are those holding such pods. */
-export function existingAntiAffinityCounts(pod: Pod, namespaceLabels: Labels | undefined, nodes: readonly NodeInfo[], ids = new TopologyValueIds()): TopologyPairCounts {
+export function existingAntiAffinityCounts(
+  pod: Pod,
+  namespaceLabels: Labels | undefined,
+  nodes: readonly NodeInfo[],
+  ids = new TopologyValueIds(),
+  /** Counts carried across cycles for pods of the same namespace and labels; without it every term is matched. */
+  cache?: ExistingAntiAffinityCache,
+): TopologyPairCounts {
   const counts = new TopologyPairCounts(ids);
+  if (cache !== undefined) {
+    for (const [key, values] of cache.counts(nodes, pod, namespaceLabels)) for (const [value, num] of values) counts.add(key, value, num);
+    return counts;
+  }
   for (const nodeInfo of nodes) {
     const labels = nodeInfo.node?.metadata.labels;
     if (labels === undefined) continue;

@@ -70,7 +70,7 @@ class TermCounts {
   }
 }
 
-const DEFAULT_MAX_ENTRIES = 64;
+const DEFAULT_MAX_ENTRIES = 16;
 
 /** The cache key of a resolved term: every namespace or the named ones, the selector, the topology key. */
 function termKey(term: AffinityTerm): string {
