@@ -34,7 +34,7 @@ class ConstraintCounts {
       if (node === undefined) continue;
       const name = node.metadata.name ?? '';
       const entry = this.nodes.get(name);
-      if (entry !== undefined && entry.stamp !== stamp) {
+      if (entry !== undefined) {
         visited++;
         entry.stamp = stamp;
         if (entry.generation === nodeInfo.generation) continue;
