@@ -65,6 +65,7 @@ export function newScheduler(options: SchedulerOptions, internals: SchedulerInte
     deleteNominatedPodIfExists: (pod: Pod) => theQueue().deleteNominatedPodIfExists(pod),
     updateNominatedPod: (oldPod: Pod, newPodInfo: PodInfo) => theQueue().updateNominatedPod(oldPod, newPodInfo),
     nominatedPodsForNode: (nodeName: string) => theQueue().nominatedPodsForNode(nodeName),
+    hasNominatedPods: () => theQueue().hasNominatedPods?.() ?? true,
   };
   const frameworks = new Map<string, Framework>();
   for (const profile of config.profiles) {

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { isNotFound, StatusError } from '../../machinery/status.js';
-import { isRetriableConnectionError, retryAfterSeconds, statusErrorFromBody, Transport } from './transport.js';
+import { isRetriableConnectionError, retryAfterSeconds, statusErrorFromBody, tlsOptions, Transport } from './transport.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -179,6 +179,16 @@ describe('transport helpers', () => {
     assert.equal(e.reason, 'Conflict');
     assert.equal(e.message, 'the server responded with the status code 409');
   });
+  it('builds one TLS secure context for all connections, keeping raw options when the PEM does not parse', () => {
+    const shared = tlsOptions({ server: 'https://127.0.0.1:1' });
+    assert.ok(shared.secureContext !== undefined);
+    assert.equal(shared.ca, undefined);
+    const raw = tlsOptions({ server: 'https://127.0.0.1:1', clientCert: 'not a certificate', clientKey: 'not a key' });
+    assert.equal(raw.secureContext, undefined);
+    assert.equal(raw.cert, 'not a certificate');
+    assert.equal(raw.key, 'not a key');
+  });
+
   it('refuses a server URL that is not http(s)', () => {
     assert.throws(() => new Transport({ server: 'ftp://x' }), /must be https/);
     assert.throws(() => new Transport({ server: 'nope' }), /invalid server URL "nope"/);

@@ -13,6 +13,7 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
+import * as tls from 'node:tls';
 import { reasonForCode, StatusError } from '../../machinery/status.js';
 import { tokenSourceFor, type TokenSource } from './credentials.js';
 import { TokenBucketRateLimiter } from './rate-limiter.js';
@@ -77,6 +78,25 @@ export function statusErrorFromBody(code: number, body: string): StatusError {
  */
 const IDLE_SOCKET_TIMEOUT_MS = 4_000;
 
+/**
+ * The CA and client certificate as one secure context built once and shared
+ * by every connection of the agent (without it each new TLS connection parses
+ * the certificates again). Should they not parse, the raw options are kept so
+ * that the error surfaces on the request, as before.
+ */
+export function tlsOptions(config: RestConfig): https.AgentOptions {
+  const raw: tls.SecureContextOptions = {
+    ...(config.ca === undefined ? {} : { ca: config.ca }),
+    ...(config.clientCert === undefined ? {} : { cert: config.clientCert }),
+    ...(config.clientKey === undefined ? {} : { key: config.clientKey }),
+  };
+  try {
+    return { secureContext: tls.createSecureContext(raw) };
+  } catch {
+    return raw;
+  }
+}
+
 export class Transport {
   private readonly agent: http.Agent;
   private readonly limiter: TokenBucketRateLimiter;
@@ -98,9 +118,7 @@ export class Transport {
         ? new https.Agent({
             keepAlive: true,
             timeout: IDLE_SOCKET_TIMEOUT_MS,
-            ...(config.ca === undefined ? {} : { ca: config.ca }),
-            ...(config.clientCert === undefined ? {} : { cert: config.clientCert }),
-            ...(config.clientKey === undefined ? {} : { key: config.clientKey }),
+            ...tlsOptions(config),
             rejectUnauthorized: config.insecureSkipTlsVerify !== true,
           })
         : new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS });

@@ -192,6 +192,8 @@ export interface PodNominator {
   /** Keep a nomination across an update of the pod (unless the update itself changes status.nominatedNodeName). */
   updateNominatedPod(oldPod: Pod, newPodInfo: PodInfo): void;
   nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /** Whether any pod is nominated anywhere: a fast path for Filter, which otherwise asks once per node (optional; absent = ask per node). */
+  hasNominatedPods?(): boolean;
 }
 
 /** A pod that a Permit plugin told to wait. */

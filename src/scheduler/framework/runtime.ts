@@ -413,7 +413,7 @@ class FrameworkImpl implements Framework {
   }
 
   private addGENominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { state: CycleState; nodeInfo: NodeInfo } | Status | undefined {
-    if (nodeInfo.node === undefined) return undefined;
+    if (nodeInfo.node === undefined || this.parts.nominator.hasNominatedPods?.() === false) return undefined;
     const nominated = this.parts.nominator.nominatedPodsForNode(nodeInfo.name);
     if (nominated.length === 0) return undefined;
     const priority = priorityOf(pod);

@@ -37,6 +37,15 @@ describe('Nominator', () => {
     assert.equal(n.nominatedNodeFor('uid-a'), undefined);
   });
 
+  it('says whether any pod is nominated (the Filter fast path)', () => {
+    const n = new Nominator();
+    assert.equal(n.hasNominatedPods(), false);
+    n.addNominatedPod(new PodInfo(pod('a')), 'node-1');
+    assert.equal(n.hasNominatedPods(), true);
+    n.deleteNominatedPodIfExists(pod('a'));
+    assert.equal(n.hasNominatedPods(), false);
+  });
+
   it('does not nominate a bound pod, nor one the lister no longer knows', () => {
     const n = new Nominator();
     n.addNominatedPod(new PodInfo(pod('a', undefined, 'node-9')), 'node-1');

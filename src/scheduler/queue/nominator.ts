@@ -67,6 +67,10 @@ export class Nominator implements PodNominator {
     return list === undefined ? [] : [...list];
   }
 
+  hasNominatedPods(): boolean {
+    return this.podsByNode.size > 0;
+  }
+
   /** The node a pod is nominated to, if any. */
   nominatedNodeFor(uid: string): string | undefined {
     return this.nodeByUid.get(uid);

@@ -122,6 +122,10 @@ export class PriorityQueue implements SchedulingQueue {
     return this.nominator.nominatedPodsForNode(nodeName);
   }
 
+  hasNominatedPods(): boolean {
+    return this.nominator.hasNominatedPods();
+  }
+
   // ---- informer events for pending pods ----
 
   add(pod: Pod): void {

@@ -14,6 +14,8 @@ import type { StateData } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { affinityTermMatches, type AffinityTerm, type Node, type Pod, type PodInfo } from '../../framework/types.js';
 import { compileLabelSelector } from '../pod-topology-spread/label-matcher.js';
+import type { ExistingAntiAffinityCache } from './existing-anti-affinity-cache.js';
+import type { IncomingTermCounts } from './incoming-term-counts.js';
 import { TopologyPairCounts, TopologyValueIds } from './topology-pair-counts.js';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilterInterPodAffinity';
@@ -128,8 +130,19 @@ export class PreFilterState implements StateData {
 }
 
 /** Pairs where existing pods' required anti-affinity terms match the incoming pod; `nodes` are those holding such pods. */
-export function existingAntiAffinityCounts(pod: Pod, namespaceLabels: Labels | undefined, nodes: readonly NodeInfo[], ids = new TopologyValueIds()): TopologyPairCounts {
+export function existingAntiAffinityCounts(
+  pod: Pod,
+  namespaceLabels: Labels | undefined,
+  nodes: readonly NodeInfo[],
+  ids = new TopologyValueIds(),
+  /** Counts carried across cycles for pods of the same namespace and labels; without it every term is matched. */
+  cache?: ExistingAntiAffinityCache,
+): TopologyPairCounts {
   const counts = new TopologyPairCounts(ids);
+  if (cache !== undefined) {
+    for (const [key, values] of cache.counts(nodes, pod, namespaceLabels)) for (const [value, num] of values) counts.add(key, value, num);
+    return counts;
+  }
   for (const nodeInfo of nodes) {
     const labels = nodeInfo.node?.metadata.labels;
     if (labels === undefined) continue;
@@ -148,18 +161,27 @@ export function incomingAffinityAntiAffinityCounts(
   incoming: IncomingPodTerms,
   nodes: readonly NodeInfo[],
   ids = new TopologyValueIds(),
+  /** Anti-affinity counts carried across cycles (re-counting only changed nodes); without it every pod is matched. */
+  cache?: IncomingTermCounts,
 ): { affinity: TopologyPairCounts; antiAffinity: TopologyPairCounts } {
   const affinity = new TopologyPairCounts(ids);
   const antiAffinity = new TopologyPairCounts(ids);
   const { requiredAffinityTerms, requiredAntiAffinityTerms } = incoming;
   if (requiredAffinityTerms.length === 0 && requiredAntiAffinityTerms.length === 0) return { affinity, antiAffinity };
+  const walkAntiAffinity = requiredAntiAffinityTerms.length > 0 && cache === undefined;
+  if (cache !== undefined) {
+    requiredAntiAffinityTerms.forEach((term, i) => {
+      for (const [value, count] of cache.counts(nodes, term, incoming.requiredAntiAffinityMatchers[i]!)) antiAffinity.add(term.topologyKey, value, count);
+    });
+  }
+  if (requiredAffinityTerms.length === 0 && !walkAntiAffinity) return { affinity, antiAffinity };
   for (const nodeInfo of nodes) {
     const node = nodeInfo.node;
     if (node === undefined) continue;
     const labels = node.metadata.labels;
     for (const existing of nodeInfo.pods) {
       if (requiredAffinityTerms.length > 0) updateWithAffinityTerms(affinity, incoming, existing.pod, labels, 1);
-      if (requiredAntiAffinityTerms.length > 0) updateWithIncomingAntiAffinityTerms(antiAffinity, incoming, existing.pod, labels, 1);
+      if (walkAntiAffinity) updateWithIncomingAntiAffinityTerms(antiAffinity, incoming, existing.pod, labels, 1);
     }
   }
   return { affinity, antiAffinity };

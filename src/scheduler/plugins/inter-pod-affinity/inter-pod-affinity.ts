@@ -39,6 +39,8 @@ import {
   satisfyPodAffinity,
   satisfyPodAntiAffinity,
 } from './filtering.js';
+import { ExistingAntiAffinityCache } from './existing-anti-affinity-cache.js';
+import { IncomingTermCounts } from './incoming-term-counts.js';
 import { namespaceLabelsSnapshot, resolveTermsNamespaces, resolveWeightedTermsNamespaces } from './namespaces.js';
 import { TopologyValueIds } from './topology-pair-counts.js';
 import { nodeScore, normalizeScores, PRE_SCORE_STATE_KEY, topologyScore, type PreScoreState } from './scoring.js';
@@ -57,6 +59,10 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
   readonly name = NAME;
   /** Topology values interned across cycles (see TopologyPairCounts). */
   private valueIds = new TopologyValueIds();
+  /** PreFilter's counts of pods matching incoming anti-affinity terms, carried across cycles. */
+  private readonly termCounts = new IncomingTermCounts();
+  /** PreFilter's counts of existing pods' anti-affinity selecting pods alike, carried across cycles. */
+  private readonly existingCounts = new ExistingAntiAffinityCache();
 
   constructor(
     readonly args: InterPodAffinityArgs,
@@ -76,8 +82,8 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     // Values of deleted nodes stay interned: start afresh once they outnumber the live ones (earlier states keep their own).
     if (this.valueIds.size > 4 * nodes.length + 1024) this.valueIds = new TopologyValueIds();
     const ids = this.valueIds;
-    const existing = existingAntiAffinityCounts(pod, namespaceLabels, this.handle.snapshot.nodeInfos().havePodsWithRequiredAntiAffinityList(), ids);
-    const { affinity, antiAffinity } = incomingAffinityAntiAffinityCounts(incoming, nodes, ids);
+    const existing = existingAntiAffinityCounts(pod, namespaceLabels, this.handle.snapshot.nodeInfos().havePodsWithRequiredAntiAffinityList(), ids, this.existingCounts);
+    const { affinity, antiAffinity } = incomingAffinityAntiAffinityCounts(incoming, nodes, ids, this.termCounts);
     if (existing.size === 0 && incoming.requiredAffinityTerms.length === 0 && incoming.requiredAntiAffinityTerms.length === 0) return { status: skip() };
     state.write(PRE_FILTER_STATE_KEY, new PreFilterState(incoming, namespaceLabels, existing, affinity, antiAffinity));
     return undefined;

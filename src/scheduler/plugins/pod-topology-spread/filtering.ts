@@ -8,13 +8,15 @@
  * Filter is O(constraints) per node:
  *   skew = pods in the node's domain + (1 if the pod matches itself) − global minimum ≤ maxSkew,
  * where the global minimum is 0 while there are fewer domains than minDomains.
- * A cycle costs O(nodes × constraints + pods).
+ * A cycle costs O(nodes × constraints + pods) without the counts cache, and
+ * O(nodes + domains + pods on changed nodes) with it.
  */
 import type { StateData } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import type { Node, Pod } from '../../framework/types.js';
 import { countPodsMatchSelector, matchNodeInclusionPolicies, needsInclusionCheck, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './constraints.js';
 import { requiredNodeAffinity, type RequiredNodeAffinity } from '../helper/node-selector.js';
+import type { SpreadCountsCache } from './spread-counts-cache.js';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilterPodTopologySpread';
 
@@ -114,24 +116,32 @@ export class PreFilterState implements StateData {
   }
 }
 
-/** Count the matching pods per domain of each constraint over all nodes. */
-export function computePreFilterState(pod: Pod, constraints: readonly SpreadConstraint[], nodes: readonly NodeInfo[]): PreFilterState {
+/**
+ * Count the matching pods per domain of each constraint over all nodes. With a
+ * cache, constraints whose inclusion policies cannot exclude a node reuse the
+ * counts of earlier cycles and re-count only the nodes that changed.
+ */
+export function computePreFilterState(pod: Pod, constraints: readonly SpreadConstraint[], nodes: readonly NodeInfo[], cache?: SpreadCountsCache): PreFilterState {
   const requiredAffinity = requiredNodeAffinity(pod);
   const namespace = pod.metadata.namespace ?? '';
-  const matchNum = constraints.map(() => new Map<string, number>());
   // Most pods restrict no nodes and most constraints ignore taints: then no node needs the inclusion check.
   const checkInclusion = needsInclusionCheck(constraints, pod);
-  for (const nodeInfo of nodes) {
-    const node = nodeInfo.node;
-    if (node === undefined) continue;
-    const labels = node.metadata.labels;
-    if (!nodeLabelsMatchSpreadConstraints(labels, constraints)) continue;
-    for (let i = 0; i < constraints.length; i++) {
-      const c = constraints[i]!;
-      if (checkInclusion[i] && !matchNodeInclusionPolicies(c, pod, node, requiredAffinity)) continue;
-      const value = labels![c.topologyKey]!;
-      const counts = matchNum[i]!;
-      counts.set(value, (counts.get(value) ?? 0) + countPodsMatchSelector(nodeInfo.pods, c, namespace));
+  const cached = constraints.map((_, i) => cache !== undefined && !checkInclusion[i]);
+  const matchNum = constraints.map((_, i) => (cached[i] ? cache!.counts(nodes, constraints, i, namespace) : new Map<string, number>()));
+  if (!cached.every(Boolean)) {
+    for (const nodeInfo of nodes) {
+      const node = nodeInfo.node;
+      if (node === undefined) continue;
+      const labels = node.metadata.labels;
+      if (!nodeLabelsMatchSpreadConstraints(labels, constraints)) continue;
+      for (let i = 0; i < constraints.length; i++) {
+        if (cached[i]) continue;
+        const c = constraints[i]!;
+        if (checkInclusion[i] && !matchNodeInclusionPolicies(c, pod, node, requiredAffinity)) continue;
+        const value = labels![c.topologyKey]!;
+        const counts = matchNum[i]!;
+        counts.set(value, (counts.get(value) ?? 0) + countPodsMatchSelector(nodeInfo.pods, c, namespace));
+      }
     }
   }
   const criticalPaths = matchNum.map((counts) => {

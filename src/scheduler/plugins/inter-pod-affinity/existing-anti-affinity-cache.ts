@@ -1,0 +1,105 @@
+/**
+ * The topology pairs where existing pods' required anti-affinity terms select
+ * the incoming pod, kept across scheduling cycles for pods that look alike:
+ * the answer depends on the incoming pod only through its namespace, its
+ * labels and its namespace's labels, so those form the key, and each cycle
+ * re-matches only the nodes whose NodeInfo generation changed since the last
+ * (replicas of one workload hit the same entry). A few entries are kept (LRU).
+ */
+import type { Labels } from '../../../machinery/selectors/label-selector.js';
+import type { NodeInfo } from '../../framework/node-info.js';
+import { affinityTermMatches, type Pod } from '../../framework/types.js';
+
+interface NodeEntry {
+  generation: number;
+  /** One [topologyKey, value] per matching term of the node's pods. */
+  pairs: Array<readonly [string, string]>;
+  stamp: number;
+}
+
+class PodShapeCounts {
+  private readonly nodes = new Map<string, NodeEntry>();
+  /** topologyKey → value → count, positive counts only. */
+  readonly positive = new Map<string, Map<string, number>>();
+  private stamp = 0;
+
+  update(nodes: readonly NodeInfo[], pod: Pod, namespaceLabels: Labels | undefined): void {
+    const stamp = ++this.stamp;
+    let visited = 0;
+    for (const nodeInfo of nodes) {
+      const node = nodeInfo.node;
+      if (node === undefined) continue;
+      const name = node.metadata.name ?? '';
+      const entry = this.nodes.get(name);
+      if (entry !== undefined) {
+        visited++;
+        entry.stamp = stamp;
+        if (entry.generation === nodeInfo.generation) continue;
+        this.apply(entry.pairs, -1);
+      }
+      const labels = node.metadata.labels;
+      const pairs: Array<readonly [string, string]> = [];
+      if (labels !== undefined) {
+        for (const existing of nodeInfo.podsWithRequiredAntiAffinity) {
+          for (const term of existing.requiredAntiAffinityTerms) {
+            if (!Object.hasOwn(labels, term.topologyKey)) continue;
+            if (affinityTermMatches(term, pod, namespaceLabels)) pairs.push([term.topologyKey, labels[term.topologyKey]!]);
+          }
+        }
+      }
+      if (entry === undefined) {
+        visited++;
+        this.nodes.set(name, { generation: nodeInfo.generation, pairs, stamp });
+      } else {
+        entry.generation = nodeInfo.generation;
+        entry.pairs = pairs;
+      }
+      this.apply(pairs, 1);
+    }
+    if (visited === this.nodes.size) return;
+    for (const [name, entry] of this.nodes) {
+      if (entry.stamp === stamp) continue;
+      this.apply(entry.pairs, -1);
+      this.nodes.delete(name);
+    }
+  }
+
+  private apply(pairs: ReadonlyArray<readonly [string, string]>, sign: 1 | -1): void {
+    for (const [key, value] of pairs) {
+      let values = this.positive.get(key);
+      if (values === undefined) this.positive.set(key, (values = new Map()));
+      const num = (values.get(value) ?? 0) + sign;
+      if (num === 0) values.delete(value);
+      else values.set(value, num);
+      if (values.size === 0) this.positive.delete(key);
+    }
+  }
+}
+
+const DEFAULT_MAX_ENTRIES = 16;
+
+function shapeKey(pod: Pod, namespaceLabels: Labels | undefined): string {
+  const sorted = (labels: Labels | undefined): string => JSON.stringify(Object.entries(labels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return [pod.metadata.namespace ?? '', sorted(pod.metadata.labels), sorted(namespaceLabels)].join('\u0001');
+}
+
+export class ExistingAntiAffinityCache {
+  private readonly entries = new Map<string, PodShapeCounts>();
+
+  constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
+
+  /** topologyKey → value → pods whose required anti-affinity selects `pod`, over `nodes`; read it before the next call. */
+  counts(nodes: readonly NodeInfo[], pod: Pod, namespaceLabels: Labels | undefined): ReadonlyMap<string, ReadonlyMap<string, number>> {
+    const key = shapeKey(pod, namespaceLabels);
+    let entry = this.entries.get(key);
+    if (entry === undefined) {
+      entry = new PodShapeCounts();
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    } else {
+      this.entries.delete(key);
+    }
+    this.entries.set(key, entry);
+    entry.update(nodes, pod, namespaceLabels);
+    return entry.positive;
+  }
+}
