@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { schedulerArgs } from './server.js';
+import { auditArgs, schedulerArgs } from './server.js';
 
 describe('k8ts server: the scheduler command line', () => {
   it('gives the scheduler its own kubeconfig and the free port, then the pass-through flags', () => {
@@ -17,5 +17,30 @@ describe('k8ts server: the scheduler command line', () => {
       port: 10300,
     });
     assert.throws(() => schedulerArgs({ schedulerArg: ['--secure-port=http'] }, '/k', 40_001), /invalid port "http"/);
+  });
+});
+
+describe('k8ts server: the API server\'s audit flags', () => {
+  it('audits by default to <data-dir>/logs/audit.log with the built-in policy written once into the data directory', async () => {
+    const { mkdtemp, readFile, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'k8ts-audit-args-'));
+    try {
+      const args = auditArgs({}, dir);
+      assert.deepEqual(args, ['--audit-log-path', join(dir, 'logs', 'audit.log'), '--audit-policy-file', join(dir, 'audit-policy.yaml'), '--audit-log-maxsize', '100', '--audit-log-maxbackup', '5']);
+      assert.match(await readFile(join(dir, 'audit-policy.yaml'), 'utf8'), /kind: Policy/);
+      // A person's edits survive later starts.
+      await writeFile(join(dir, 'audit-policy.yaml'), 'edited');
+      auditArgs({}, dir);
+      assert.equal(await readFile(join(dir, 'audit-policy.yaml'), 'utf8'), 'edited');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes another log and policy, and an empty log path turns auditing off', () => {
+    assert.deepEqual(auditArgs({ auditLogPath: '/var/log/a.log', auditPolicyFile: '/etc/p.yaml' }, '/nowhere').slice(0, 4), ['--audit-log-path', '/var/log/a.log', '--audit-policy-file', '/etc/p.yaml']);
+    assert.deepEqual(auditArgs({ auditLogPath: '' }, '/nowhere'), []);
   });
 });
