@@ -14,6 +14,7 @@ import { forbidden } from '../../../../machinery/status.js';
 import { podLimits, podRequests } from '../../../../api/quota/pod-resources.js';
 import type { ResourceList } from '../../../../api/quota/resource-list.js';
 import type { AdmissionAttributes, AdmissionDependencies, AdmissionPluginFactory, MutatingAdmissionPlugin, ValidatingAdmissionPlugin } from '../../interfaces.js';
+import { newLiveLookup, watchObjects } from '../../watched-objects.js';
 import { limitRequestRatioConstraint, maxConstraint, maxRequestConstraint, minConstraint } from './constraints.js';
 
 export const NAME = 'LimitRanger';
@@ -129,10 +130,16 @@ function isClaim(a: AdmissionAttributes): boolean {
 }
 
 export function newLimitRangerPlugin(deps: AdmissionDependencies): MutatingAdmissionPlugin & ValidatingAdmissionPlugin {
-  const rangesOf = async (namespace: string): Promise<LimitRange[]> => {
-    const store = deps.stores('', 'v1', 'limitranges');
-    if (store === undefined) return [];
-    return (await store.list(namespace)).items as LimitRange[];
+  const store = deps.stores('', 'v1', 'limitranges');
+  const live = newLiveLookup<LimitRange>();
+  // The LimitRanges in memory, fed by a watch (upstream's informer); a namespace it shows empty is looked up live, as upstream.
+  const index = store === undefined ? undefined : watchObjects<LimitRange & KubeObject>({ store, signal: deps.signal, onChange: (ns) => live.forget(ns) });
+  const listed = async (namespace: string): Promise<readonly LimitRange[]> => (await store!.list(namespace)).items as LimitRange[];
+  const rangesOf = async (namespace: string): Promise<readonly LimitRange[]> => {
+    if (store === undefined || index === undefined) return [];
+    if (!index.synced) return listed(namespace);
+    const ranges = index.list(namespace);
+    return ranges.length > 0 ? ranges : live.lookup(namespace, () => listed(namespace));
   };
   const supports = (a: AdmissionAttributes): boolean =>
     a.subresource === '' && a.namespace !== '' && a.object !== undefined && ((isPod(a) && a.operation === 'CREATE') || isClaim(a));

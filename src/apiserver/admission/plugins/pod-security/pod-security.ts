@@ -4,12 +4,13 @@
  * namespaces and the workloads that carry a pod template. Warnings go to the
  * Warning header, annotations to the audit log under
  * pod-security.kubernetes.io/, and a refusal is the StatusError the
- * evaluation produced. Namespaces are read through the server's own store
- * (its watch cache), pods listed from it when an enforce label tightens.
+ * evaluation produced. Namespaces are read from memory (a watch of the
+ * server's own store), pods listed from the store when an enforce label tightens.
  */
 import type { KubeObject } from '../../../../machinery/meta.js';
 import { isNotFound } from '../../../../machinery/status.js';
 import type { AdmissionDependencies, AdmissionPluginFactory, ValidatingAdmissionPlugin } from '../../interfaces.js';
+import { watchObjects } from '../../watched-objects.js';
 import { PodSecurityAdmission, type PodSecurityAdmissionOptions } from './admission/admission.js';
 import { completeConfiguration, type PodSecurityConfiguration } from './admission/configuration.js';
 import type { ExistingPod } from './admission/namespace-pods.js';
@@ -31,10 +32,15 @@ const registry = (): CheckRegistry => (sharedRegistry ??= new CheckRegistry(DEFA
 
 export function newPodSecurityPlugin(deps: AdmissionDependencies, options: PodSecurityPluginOptions = {}): ValidatingAdmissionPlugin {
   const namespaces = (): ReturnType<AdmissionDependencies['stores']> => deps.stores('', 'v1', 'namespaces');
+  // Namespaces in memory, fed by a watch (upstream's namespace lister); one it does not know yet is read from the store, as upstream falls back to a live GET.
+  const served = namespaces();
+  const index = served === undefined ? undefined : watchObjects<KubeObject>({ store: served, signal: deps.signal });
   const admissionOptions: PodSecurityAdmissionOptions = {
     configuration: completeConfiguration(options.configuration),
     evaluator: registry(),
     async namespaceLabels(name) {
+      const known = index !== undefined && index.synced ? index.get('', name) : undefined;
+      if (known !== undefined) return known.metadata.labels ?? {};
       const store = namespaces();
       if (store === undefined) throw new Error('the namespaces store is not served');
       try {

@@ -10,6 +10,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { KubeObject } from '../../../../machinery/meta.js';
 import { forbidden, isNotFound } from '../../../../machinery/status.js';
+import { watchObjects } from '../../watched-objects.js';
 import type { AdmissionAttributes, AdmissionDependencies, MutatingAdmissionPlugin, ValidatingAdmissionPlugin } from '../../interfaces.js';
 
 export const NAME = 'Priority';
@@ -20,6 +21,12 @@ type PriorityClassObject = KubeObject & PriorityClass;
 const PODS = { group: '', resource: 'pods' };
 const PRIORITY_CLASSES = { group: 'scheduling.k8s.io', resource: 'priorityclasses' };
 
+function highestDefault(classes: readonly PriorityClassObject[]): PriorityClassObject | undefined {
+  let best: PriorityClassObject | undefined;
+  for (const item of classes) if (item.globalDefault === true && (best === undefined || item.value > best.value)) best = item;
+  return best;
+}
+
 export function newPriority(deps: AdmissionDependencies): MutatingAdmissionPlugin & ValidatingAdmissionPlugin {
   const classes = () => {
     const store = deps.stores('scheduling.k8s.io', 'v1', 'priorityclasses');
@@ -27,14 +34,25 @@ export function newPriority(deps: AdmissionDependencies): MutatingAdmissionPlugi
     return store;
   };
 
+  // The classes in memory, fed by a watch (upstream's lister); until it has listed, and for a name it does not know, the store answers.
+  const served = deps.stores('scheduling.k8s.io', 'v1', 'priorityclasses');
+  const index = served === undefined ? undefined : watchObjects<PriorityClassObject>({ store: served, signal: deps.signal });
+  let defaultOf: { from: readonly PriorityClassObject[]; best: PriorityClassObject | undefined } | undefined;
+
   /** The global default class: the highest value among those marked globalDefault (upstream's choice when several are). */
-  async function defaultClass(): Promise<PriorityClassObject | undefined> {
-    const list = await classes().list(undefined, { resourceVersion: '0' });
-    let best: PriorityClassObject | undefined;
-    for (const item of list.items as PriorityClassObject[]) {
-      if (item.globalDefault === true && (best === undefined || item.value > best.value)) best = item;
+  async function defaultClass(fromStore = false): Promise<PriorityClassObject | undefined> {
+    if (!fromStore && index !== undefined && index.synced) {
+      const all = index.all();
+      if (defaultOf?.from !== all) defaultOf = { from: all, best: highestDefault(all) };
+      return defaultOf.best;
     }
-    return best;
+    const list = await classes().list(undefined, { resourceVersion: '0' });
+    return highestDefault(list.items as PriorityClassObject[]);
+  }
+
+  async function classNamed(name: string): Promise<PriorityClassObject> {
+    const known = index !== undefined && index.synced ? index.get('', name) : undefined;
+    return known ?? ((await classes().get(undefined, name)) as PriorityClassObject);
   }
 
   async function admitPod(a: AdmissionAttributes): Promise<void> {
@@ -61,7 +79,7 @@ export function newPriority(deps: AdmissionDependencies): MutatingAdmissionPlugi
     } else {
       let found: PriorityClassObject;
       try {
-        found = (await classes().get(undefined, className)) as PriorityClassObject;
+        found = await classNamed(className);
       } catch (e: unknown) {
         if (isNotFound(e)) throw forbidden(PODS, a.name, `no PriorityClass with name ${className} was found`);
         throw e;
@@ -91,7 +109,8 @@ export function newPriority(deps: AdmissionDependencies): MutatingAdmissionPlugi
       if (a.resource.group !== 'scheduling.k8s.io' || a.resource.resource !== 'priorityclasses' || a.object === undefined) return;
       const pc = a.object as PriorityClassObject;
       if (pc.globalDefault !== true) return;
-      const other = await defaultClass();
+      // Read from the store: two classes made default a moment apart must not both pass.
+      const other = await defaultClass(true);
       if (other !== undefined && other.metadata.name !== pc.metadata.name) {
         throw forbidden(PRIORITY_CLASSES, a.name, `PriorityClass ${other.metadata.name ?? ''} is already marked as default. Only one default can exist`);
       }

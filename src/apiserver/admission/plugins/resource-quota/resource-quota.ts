@@ -28,6 +28,7 @@ import {
   type ResourceList,
 } from '../../../../api/quota/resource-list.js';
 import type { GenericStore } from '../../../registry/generic/store.js';
+import { newLiveLookup, watchObjects } from '../../watched-objects.js';
 import type { AdmissionAttributes, AdmissionDependencies, AdmissionPluginFactory, ValidatingAdmissionPlugin } from '../../interfaces.js';
 
 export const NAME = 'ResourceQuota';
@@ -66,6 +67,16 @@ function charge(quota: QuotaObject, requested: ResourceList, refuse: (message: s
 
 export function newResourceQuotaPlugin(deps: AdmissionDependencies, options: ResourceQuotaOptions = {}): ValidatingAdmissionPlugin {
   const now = options.now ?? (() => new Date());
+  // Whether a namespace has quotas at all, from memory (a watch, as upstream's informer), with upstream's live lookup when it shows none;
+  // the quotas themselves are read from the store, so that a charge starts from their latest status.
+  const quotaStore = deps.stores('', 'v1', 'resourcequotas');
+  const live = newLiveLookup<KubeObject>();
+  const index = quotaStore === undefined ? undefined : watchObjects<QuotaObject>({ store: quotaStore, signal: deps.signal, onChange: (ns) => live.forget(ns) });
+  const mayHaveQuotas = async (namespace: string): Promise<boolean> => {
+    if (quotaStore === undefined || index === undefined || !index.synced) return true;
+    if (index.list(namespace).length > 0) return true;
+    return (await live.lookup(namespace, async () => (await quotaStore.list(namespace)).items)).length > 0;
+  };
   const stores = (): { quotas: GenericStore; status: GenericStore } => {
     const quotas = deps.stores('', 'v1', 'resourcequotas');
     const status = deps.stores('', 'v1', 'resourcequotas', 'status');
@@ -94,6 +105,7 @@ export function newResourceQuotaPlugin(deps: AdmissionDependencies, options: Res
   }
 
   async function check(a: AdmissionAttributes, evaluator: QuotaEvaluator, object: KubeObject): Promise<void> {
+    if (!(await mayHaveQuotas(a.namespace))) return;
     const { quotas: quotaStore, status } = stores();
     const quotas = (await quotaStore.list(a.namespace)).items as QuotaObject[];
     if (quotas.length === 0) return;
