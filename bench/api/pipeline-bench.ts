@@ -194,7 +194,7 @@ function runLoadProcess(config: LoadConfig): Promise<Record<string, number>> {
 export interface PipelineBenchOptions {
   /** Seconds of measured load per server. */
   readonly seconds: number;
-  /** Alternating windows per server (default 4). */
+  /** Alternating windows per server (default 6). */
   readonly rounds?: number;
   /** Write each server's CPU profile (full.cpuprofile, bare.cpuprofile) into this directory. */
   readonly profileDir?: string;
@@ -208,7 +208,7 @@ export async function measurePipeline(options: PipelineBenchOptions): Promise<Pi
   try {
     bare = await startServer('bare', ['--authorization-mode', 'AlwaysAllow', '--disable-admission-plugins', implemented.join(',')], profile('bare'));
     const targets = [await prepare(full, 'full'), await prepare(bare, 'bare')];
-    const r = await runLoadProcess({ targets, seconds: options.seconds, rounds: options.rounds ?? 4, concurrency: 64, connections: 8 });
+    const r = await runLoadProcess({ targets, seconds: options.seconds, rounds: options.rounds ?? 6, concurrency: 64, connections: 8 });
     return {
       pipeline_full_creates_per_s_64: r.full_creates_per_s!,
       pipeline_full_create_p50_ms_64: r.full_create_p50_ms!,

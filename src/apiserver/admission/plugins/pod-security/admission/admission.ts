@@ -84,8 +84,17 @@ export class PodSecurityAdmission {
     return ALLOW;
   }
 
+  /** Policies parsed from labels, by labels object: a namespace's labels from the in-memory index are the same object until it changes. */
+  private readonly policies = new WeakMap<object, { policy: Policy; errors: FieldError[] }>();
+
   private policyOf(labels: Readonly<Record<string, string>> | undefined): { policy: Policy; errors: FieldError[] } {
-    return policyToEvaluate(labels, this.o.configuration.defaultPolicy);
+    if (labels === undefined) return policyToEvaluate(labels, this.o.configuration.defaultPolicy);
+    let parsed = this.policies.get(labels);
+    if (parsed === undefined) {
+      parsed = policyToEvaluate(labels, this.o.configuration.defaultPolicy);
+      this.policies.set(labels, parsed);
+    }
+    return parsed;
   }
 
   private exemptNamespace(ns: string): boolean {
