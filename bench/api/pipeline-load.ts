@@ -21,6 +21,8 @@ export interface LoadTarget {
   readonly certFile: string;
   readonly keyFile: string;
   readonly namespace: string;
+  /** The server's process id, to read the CPU time it spends per create from /proc (Linux); absent: not measured. */
+  readonly pid?: number;
 }
 
 export interface LoadConfig {
@@ -32,8 +34,21 @@ export interface LoadConfig {
   readonly connections: number;
 }
 
-/** Per target: `<label>_creates_per_s`, `<label>_create_p50_ms`, `<label>_create_p99_ms`. */
+/** Per target: `<label>_creates_per_s`, `<label>_create_p50_ms`, `<label>_create_p99_ms`, `<label>_cpu_us_per_create` (NaN without /proc). */
 export type LoadResult = Record<string, number>;
+
+/** CPU time (user + system) of a process so far, in µs, from /proc/PID/stat; NaN where there is no /proc. */
+function cpuMicros(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (USER_HZ, 100 on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 class Connections {
   private readonly sessions: ClientHttp2Session[];
@@ -85,6 +100,7 @@ export async function runLoad(config: LoadConfig): Promise<LoadResult> {
   const latencies = config.targets.map(() => [] as number[]);
   const counts = config.targets.map(() => 0);
   const seconds = config.targets.map(() => 0);
+  const cpu = config.targets.map(() => 0);
   for (const [i, t] of config.targets.entries()) await waitUntilAllowed(clients[i]!, t, 30_000);
   const windowMs = (config.seconds * 1000) / config.rounds;
   // Round -1 warms each server up (JIT, caches); it is not counted.
@@ -92,6 +108,7 @@ export async function runLoad(config: LoadConfig): Promise<LoadResult> {
     for (const [i, t] of config.targets.entries()) {
       const c = clients[i]!;
       const mine: number[] = [];
+      const cpuBefore = cpuMicros(t.pid);
       const result = await closedLoop({ concurrency: config.concurrency, durationMs: round < 0 ? 1000 : windowMs }, async (w, n) => {
         const name = `p-${round + 1}-${w}-${n}`;
         const t0 = performance.now();
@@ -100,6 +117,7 @@ export async function runLoad(config: LoadConfig): Promise<LoadResult> {
         mine.push(performance.now() - t0);
       });
       if (round < 0) continue;
+      cpu[i]! += cpuMicros(t.pid) - cpuBefore;
       latencies[i]!.push(...mine);
       counts[i]! += result.count;
       seconds[i]! += result.seconds;
@@ -111,6 +129,7 @@ export async function runLoad(config: LoadConfig): Promise<LoadResult> {
     out[`${t.label}_creates_per_s`] = counts[i]! / seconds[i]!;
     out[`${t.label}_create_p50_ms`] = percentile(latencies[i]!, 50);
     out[`${t.label}_create_p99_ms`] = percentile(latencies[i]!, 99);
+    out[`${t.label}_cpu_us_per_create`] = cpu[i]! / counts[i]!;
   }
   return out;
 }
