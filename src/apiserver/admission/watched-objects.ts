@@ -130,6 +130,8 @@ export function watchObjects<T extends KubeObject>(options: WatchedObjectsOption
  */
 export interface LiveLookup<T> {
   lookup(namespace: string, read: () => Promise<readonly T[]>): Promise<readonly T[]>;
+  /** The answer kept for a namespace while it is fresh, without asking the store; undefined when there is none. */
+  peek(namespace: string): readonly T[] | undefined;
   /** Drop a namespace's answer: the index has caught up with it (a change there reached the watch). */
   forget(namespace: string): void;
 }
@@ -140,6 +142,10 @@ export function newLiveLookup<T>(options: { ttlMs?: number; now?: () => number; 
   const max = options.maxEntries ?? 10_000;
   const entries = new Map<string, { expires: number; items: readonly T[] }>();
   return {
+    peek(namespace) {
+      const entry = entries.get(namespace);
+      return entry !== undefined && entry.expires > now() ? entry.items : undefined;
+    },
     async lookup(namespace, read) {
       const entry = entries.get(namespace);
       if (entry !== undefined && entry.expires > now()) return entry.items;

@@ -72,6 +72,8 @@ export function newResourceQuotaPlugin(deps: AdmissionDependencies, options: Res
   const quotaStore = deps.stores('', 'v1', 'resourcequotas');
   const live = newLiveLookup<KubeObject>();
   const index = quotaStore === undefined ? undefined : watchObjects<QuotaObject>({ store: quotaStore, signal: deps.signal, onChange: (ns) => live.forget(ns) });
+  /** True when memory knows the namespace has no quota (the common case, answered without waiting). */
+  const knownFree = (namespace: string): boolean => index !== undefined && index.synced && index.list(namespace).length === 0 && live.peek(namespace)?.length === 0;
   const mayHaveQuotas = async (namespace: string): Promise<boolean> => {
     if (quotaStore === undefined || index === undefined || !index.synced) return true;
     if (index.list(namespace).length > 0) return true;
@@ -155,12 +157,16 @@ export function newResourceQuotaPlugin(deps: AdmissionDependencies, options: Res
   return {
     name: NAME,
     handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
-    async validate(a) {
-      if (a.namespace === '' || a.object === undefined) return;
-      if (a.resource.group === '' && a.resource.resource === 'namespaces') return;
-      const evaluator = evaluatorFor(a.resource.group, a.resource.resource);
-      if (!evaluator.handles(a.operation, a.subresource)) return;
-      await check(a, evaluator, a.object);
+    // Synchronous when the namespace is known to have no quota, so that the chain has nothing to wait for.
+    validate(a) {
+      if (a.namespace === '' || a.object === undefined || knownFree(a.namespace)) return undefined;
+      if (a.resource.group === '' && a.resource.resource === 'namespaces') return undefined;
+      const object = a.object;
+      return (async () => {
+        const evaluator = evaluatorFor(a.resource.group, a.resource.resource);
+        if (!evaluator.handles(a.operation, a.subresource)) return;
+        await check(a, evaluator, object);
+      })();
     },
   };
 }
