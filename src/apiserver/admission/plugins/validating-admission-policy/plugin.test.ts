@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { NAME, newValidatingAdmissionPolicy } from './plugin.js';
+import { NAME, newValidatingAdmissionPolicy, newValidatingAdmissionPolicyWith } from './plugin.js';
 import { binding, configMap, deployment, deploymentRequest, namespace, policy, refusal, testCluster, type TestCluster } from './testing/policies.js';
 import { attributesFor } from '../testing/attributes.js';
+import type { GenericStore } from '../../../registry/generic/store.js';
 
 const clusters: TestCluster[] = [];
 after(() => clusters.forEach((c) => c.stop()));
@@ -85,6 +86,26 @@ describe(NAME, () => {
     const e = await refusal(c.plugin.validate(attributes));
     assert.match(e.message, /ValidatingAdmissionPolicy 'a-policy' with binding 'y' denied request: no d$/);
     assert.match(attributes.annotations['validation.policy.admission.k8s.io/validation_failure'] ?? '', /"policy":"b-policy","binding":"z","expressionIndex":0,"validationActions":\["Deny","Audit"\]/);
+  });
+
+  it('refuses requests until the first list of policies is in, and needs the policy resources served', async () => {
+    const hanging = { watch: () => new Promise(() => {}) } as unknown as GenericStore;
+    const controller = new AbortController();
+    const plugin = newValidatingAdmissionPolicyWith({ readyTimeoutMs: 20 })({ stores: () => hanging, signal: controller.signal });
+    const e = await refusal(plugin.validate(deploymentRequest(deployment('d', 1))));
+    controller.abort();
+    assert.equal(e.code, 403);
+    assert.equal(e.message, 'deployments.apps "d" is forbidden: not yet ready to handle request');
+    assert.throws(() => newValidatingAdmissionPolicyWith()({ stores: () => undefined, signal: controller.signal }), /admissionregistration.k8s.io\/v1 validatingadmissionpolicies is not served/);
+  });
+
+  it("a namespace that cannot be found is the binding's configuration error, under its policy's failurePolicy", async () => {
+    const selector = { matchResources: { namespaceSelector: { matchLabels: { env: 'test' } } } };
+    let c = await cluster(replicasPolicy('p'), binding('b', 'p', selector));
+    const e = await refusal(c.plugin.validate(deploymentRequest(deployment('d', 1, { app: 'd' }, 'gone'))));
+    assert.match(e.message, /ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed to configure binding: namespace "gone" not found$/);
+    c = await cluster(replicasPolicy('p', { failurePolicy: 'Ignore' }), binding('b', 'p', selector));
+    await c.plugin.validate(deploymentRequest(deployment('d', 9, { app: 'd' }, 'gone')));
   });
 
   describe('matching', () => {
