@@ -8,6 +8,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import { registerListsLibrary } from './library-lists.js';
+import { registerQuantityLibrary } from './library-quantity.js';
 import { registerRegexLibrary } from './library-regex.js';
 import { registerSetsLibrary } from './library-sets.js';
 import { registerStringsLibrary } from './library-strings.js';
@@ -28,6 +29,7 @@ export function policyEnvironments(): PolicyEnvironments {
   registerRegexLibrary(base);
   registerSetsLibrary(base);
   registerUrlsLibrary(base);
+  registerQuantityLibrary(base);
   base
     .registerVariable('object', 'dyn')
     .registerVariable('oldObject', 'dyn')

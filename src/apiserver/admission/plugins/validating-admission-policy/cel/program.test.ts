@@ -104,6 +104,19 @@ describe('CEL for admission policies', () => {
     assert.equal(run("isURL('not a url') || !isURL('/just/a/path')"), false);
   });
 
+  it('quantity: parse, compare, arithmetic', () => {
+    assert.equal(run("quantity('1Gi').isGreaterThan(quantity('1G'))"), true);
+    assert.equal(run("quantity('500m').compareTo(quantity('0.5'))"), 0n);
+    assert.equal(run("quantity('1.5k').asInteger()"), 1500n);
+    assert.equal(run("quantity('100m').isInteger()"), false);
+    assert.equal(run("quantity('250m').asApproximateFloat()"), 0.25);
+    assert.equal(run("quantity('-2').sign()"), -1n);
+    assert.equal(run("quantity('1').add(quantity('500m')).sub(1).isLessThan(quantity('1'))"), true);
+    assert.equal(run("isQuantity('1Gi') && !isQuantity('one')"), true);
+    assert.match(error("quantity('one')"), /resulted in error: quantities must match the regular expression/);
+    assert.match(error("quantity('100m').asInteger()"), /cannot convert value to integer$/);
+  });
+
   it('reports compile errors, result types and undeclared variables as upstream words them', () => {
     assert.equal(error('object.spec.replicas <', 'bool').replace(/:\d+: .*/, ''), 'compilation error: compilation failed: ERROR: <input>:1');
     assert.equal(error("'a'", 'bool'), 'compilation error: must evaluate to bool but got string');
