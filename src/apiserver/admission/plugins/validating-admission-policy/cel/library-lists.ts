@@ -8,6 +8,8 @@ import { CelFunctionError } from './library-errors.js';
 
 class ListsNamespace {}
 
+const MAX_RANGE = 100_000n;
+
 type Comparable = bigint | number | string | boolean;
 
 function compare(a: unknown, b: unknown): number {
@@ -82,7 +84,11 @@ export function registerListsLibrary(env: Environment): void {
     .registerFunction('list<dyn>.last(): optional<dyn>', (l: unknown[]) => (l.length === 0 ? Optional.none() : Optional.of(l[l.length - 1])))
     .registerType('ListsNamespace', ListsNamespace)
     .registerConstant('lists', 'ListsNamespace', new ListsNamespace())
-    .registerFunction('ListsNamespace.range(int): list<int>', (_ns: ListsNamespace, n: bigint) => Array.from({ length: Number(n) }, (_, i) => BigInt(i)));
+    .registerFunction('ListsNamespace.range(int): list<int>', (_ns: ListsNamespace, n: bigint) => {
+      // No cost budget here (upstream estimates and limits cost): a bound keeps one expression from exhausting memory.
+      if (n > MAX_RANGE) throw new CelFunctionError(`lists.range(${n}) exceeds the limit of ${MAX_RANGE} elements`);
+      return Array.from({ length: Math.max(Number(n), 0) }, (_, i) => BigInt(i));
+    });
 }
 
 export { equal as celEqual };
