@@ -168,6 +168,17 @@ describe('process runtime', () => {
     assert.equal(s.reason, 'StartError');
   });
 
+  it('starts a container once even when asked twice at the same time', async () => {
+    const { root, rt } = fresh();
+    const sc = sandbox(root);
+    const sb = await rt.runPodSandbox(sc);
+    const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'exit 0'], []), sc);
+    const results = await Promise.allSettled([rt.startContainer(id), rt.startContainer(id)]);
+    assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
+    const rejected = results.find((r) => r.status === 'rejected');
+    assert.ok(rejected?.status === 'rejected' && rejected.reason instanceof RuntimeError && rejected.reason.code === 'InvalidArgument');
+  });
+
   it('reports a container whose shim was killed as exited', async () => {
     const { root, options, rt } = fresh();
     const sc = sandbox(root);

@@ -140,6 +140,8 @@ interface ContainerView {
 export class ProcessRuntimeService implements RuntimeService {
   private readonly cidr: Ipv4Cidr | undefined;
   private readonly sandboxLock = new Mutex();
+  /** Containers whose shim this runtime is starting (a second start must not spawn a second shim). */
+  private readonly starting = new Set<string>();
   private readonly pollMs: number;
   private readonly shimScript = fileURLToPath(new URL('./shim.js', import.meta.url));
 
@@ -355,9 +357,18 @@ export class ProcessRuntimeService implements RuntimeService {
 
   async startContainer(containerId: string): Promise<void> {
     const view = this.mustContainer(containerId);
-    if (view.state !== 'CONTAINER_CREATED') {
+    if (view.state !== 'CONTAINER_CREATED' || this.starting.has(containerId)) {
       throw new RuntimeError('InvalidArgument', `container ${containerId} is in ${view.state} state, not CONTAINER_CREATED`);
     }
+    this.starting.add(containerId);
+    try {
+      await this.spawnShim(containerId);
+    } finally {
+      this.starting.delete(containerId);
+    }
+  }
+
+  private async spawnShim(containerId: string): Promise<void> {
     const dir = containerDir(this.options.stateDir, containerId);
     const shimLog = openSync(shimLogFile(dir), 'a');
     let shimExit: string | undefined;
