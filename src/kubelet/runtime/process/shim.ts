@@ -109,8 +109,10 @@ function main(dir: string): void {
   });
   child.on('spawn', () => {
     const started: ShimState = { shimPid: process.pid, pid: child.pid ?? 0, startedAt: nowNanos().toString() };
-    writeJsonAtomic(shimStateFile(dir), started);
+    // A unix socket is bound and listening when listen() returns, so once state.json says
+    // "running", attach can connect.
     server.listen(attachSocketPath(record.id));
+    writeJsonAtomic(shimStateFile(dir), started);
     capture(child.stdout, 'stdout');
     capture(child.stderr, 'stderr');
 
