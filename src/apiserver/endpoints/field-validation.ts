@@ -766,16 +766,19 @@ function cleanValue(v: unknown, type: GoType, counter: { keys: number }, depth: 
         return true;
       }
       return typeof v === 'string' && base64ErrorOffset(v) === undefined;
+    // The text's numbers are plain integers of at most 15 digits: exact, and within int64.
     case 'int':
-      return typeof v === 'number' && fitsInt(String(v), type.bits);
+      return typeof v === 'number' && (type.bits === 64 || fitsInt32(v));
     case 'float':
       return typeof v === 'number' && Number.isFinite(v);
     case 'int-or-string':
-      return typeof v === 'string' || (typeof v === 'number' && fitsInt(String(v), 32));
+      return typeof v === 'string' || (typeof v === 'number' && fitsInt32(v));
     case 'quantity':
       return typeof v === 'string' || typeof v === 'number';
   }
 }
+
+const fitsInt32 = (v: number): boolean => v >= -2147483648 && v <= 2147483647;
 
 /** Count the object keys of a JSON value (where any value is accepted). */
 function countKeys(v: unknown, counter: { keys: number }, depth: number): void {
