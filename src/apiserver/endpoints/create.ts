@@ -14,7 +14,10 @@ export const handleCreate: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const dryRun = parseDryRun(ctx.query);
   const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'CreateOptions');
-  const object = trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, undefined, await readObject(ctx, t.resource, 'CreateOptions'), manager);
+  const body = await readObject(ctx, t.resource, 'CreateOptions');
+  // The decoded body is the request's own, unless the audit log keeps it as the request object.
+  const handOver = ctx.audit === undefined || !ctx.audit.keeps('Request');
+  const object = trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, undefined, body, manager, { handOver });
   const ns = object.metadata.namespace;
   if (t.resource.namespaced && ns !== undefined && ns !== '' && ns !== t.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');

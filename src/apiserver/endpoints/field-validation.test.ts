@@ -294,6 +294,63 @@ describe('base64 of byte fields (Secret data)', () => {
   });
 });
 
+describe('validateObjectFields: the fast path from JSON.parse’s value', () => {
+  /** The same body decoded with the node tree only (no facts: the full decoder). */
+  const full = (text: string) => {
+    const doc = decodeStrictDocument(Buffer.from(text), 'json');
+    return { value: doc.value, node: doc.node, sortedKeys: false, yamlError: undefined };
+  };
+  const outcome = (run: () => unknown): unknown => {
+    try {
+      return { ok: JSON.stringify(run()) };
+    } catch (e: unknown) {
+      if (e instanceof StatusError) return { error: e.message };
+      throw e;
+    }
+  };
+  const SECRET = { group: '', version: 'v1', kind: 'Secret' };
+  const cases: Array<[string, typeof POD]> = [
+    ['{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i","ports":[{"containerPort":80}],"resources":{"limits":{"cpu":1}}}]}}', POD],
+    ['{"kind":"Pod","metadata":{"name":"p","name":"q"},"spec":{"containers":[]}}', POD],
+    ['{"kind":"Pod","spec":{"foo":1,"containers":[]}}', POD],
+    ['{"kind":"Pod","spec":{"containers":[{"name":"c","ports":[{"containerPort":1.0}]}]}}', POD],
+    ['{"kind":"Pod","spec":{"containers":[{"name":"c","ports":[{"containerPort":1e2}]}]}}', POD],
+    ['{"kind":"Pod","spec":{"containers":[{"name":"c","ports":[{"containerPort":4294967296}]}]}}', POD],
+    ['{"kind":"Pod","spec":{"activeDeadlineSeconds":12345678901234567}}', POD],
+    ['{"kind":"Pod","spec":{"activeDeadlineSeconds":-999999999999999,"containers":[{"name":"c","ports":[{"containerPort":2147483647,"hostPort":-2147483648}]}]}}', POD],
+    ['{"kind":"Pod","spec":{"containers":[{"name":"c","ports":[{"containerPort":2147483648}]}]}}', POD],
+    ['{"kind":"Pod","spec":{"containers":[{"name":"c","ports":[{"containerPort":-2147483649}]}]}}', POD],
+    ['{"kind":"Pod","spec":{"containers":[{"name":"c","livenessProbe":{"httpGet":{"port":2147483648}}}]}}', POD],
+    ['{"kind":"Pod","spec":{"containers":[{"name":"c","ports":[{"containerPort":"80"}]}]}}', POD],
+    ['{"kind":"Pod","metadata":{"creationTimestamp":5}}', POD],
+    ['{"kind":"Pod","metadata":{"__proto__":{"x":1},"name":"p"}}', POD],
+    ['{"kind":"Pod","metadata":{"annotations":{"a":"b","a":"c"}}}', POD],
+    ['{"kind":"Pod","spec":{"containers":[{"name":"c","livenessProbe":{"httpGet":{"port":"http"}}}]}}', POD],
+    ['{"kind":"Pod","spec":null,"status":{"phase":null}}', POD],
+    ['{"apiVersion":"v1","kind":"Secret","data":{"a":"aGk="}}', SECRET],
+    ['{"apiVersion":"v1","kind":"Secret","data":{"a":"hello world"}}', SECRET],
+    ['{"apiVersion":"v1","kind":"Secret","data":{"a":[104,105]}}', SECRET],
+    ['{"apiVersion":"apps/v1","kind":"Deployment","spec":{"replicas":-0,"template":{"metadata":{"labels":{"a":"b"}}}}}', DEPLOYMENT],
+  ];
+
+  it('gives what the full decoder gives, for every directive', () => {
+    for (const [text, kind] of cases) {
+      for (const directive of ['Strict', 'Warn', 'Ignore'] as const) {
+        assert.deepEqual(
+          outcome(() => validateObjectFields(decodeStrictDocument(Buffer.from(text), 'json'), kind, directive)),
+          outcome(() => validateObjectFields(full(text), kind, directive)),
+          `${directive} ${text}`,
+        );
+      }
+    }
+  });
+
+  it('still fails a document nested beyond the decoder’s limit as it always has', () => {
+    const deep = `{"kind":"Pod","metadata":{"annotations":{}},"spec":${'['.repeat(10_005)}${']'.repeat(10_005)}}`;
+    assert.equal(statusOf(() => decodeStrictDocument(Buffer.from(deep), 'json')).message, 'error decoding the request body as JSON: exceeded max depth');
+  });
+});
+
 describe('validateObjectFields (create and update bodies)', () => {
   const body = (text: string) => decodeStrictDocument(Buffer.from(text), 'json');
   const unknownAndDuplicate = '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","name":"q"},"spec":{"foo":1,"bar":2,"containers":[{"name":"c","image":"i"}]}}';

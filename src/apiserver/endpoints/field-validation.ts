@@ -30,7 +30,8 @@ import { isPlainObject } from '../../machinery/meta.js';
 import { badRequest, invalid, StatusError } from '../../machinery/status.js';
 import { loadOpenApiData, type JsonObject } from '../openapi/openapi-data.js';
 import type { RequestContext } from '../server/context.js';
-import { decodeDocument } from './body.js';
+import { decodeJsonText } from './body.js';
+import { scanJsonText, type JsonTextFacts } from './json-text-scan.js';
 import { decodeYamlStrict, nodeFromValue, nodeToValue, parseJsonNodes, setOwn, splitYamlWarnings, strictFieldError, type JsonNode } from './strict-json.js';
 
 export type FieldValidationDirective = 'Strict' | 'Warn' | 'Ignore';
@@ -641,7 +642,10 @@ function fitsInt(literal: string, bits: 32 | 64): boolean {
 export interface StrictDocument {
   /** The value as body.ts decodes it (for the apiVersion/kind checks that come first). */
   readonly value: unknown;
+  /** The node tree (of a JSON body: parsed when first read). */
   readonly node: JsonNode;
+  /** Of a JSON body: what its text says beyond `value` (json-text-scan.ts), for the typed decoder's fast path. */
+  readonly jsonFacts?: JsonTextFacts;
   /** YAML reaches upstream's typed decoder through a Go map: keys sorted. */
   readonly sortedKeys: boolean;
   /** goyaml's strict error for duplicate YAML keys. */
@@ -651,8 +655,24 @@ export interface StrictDocument {
 /** Decode a create/update body: the same errors as body.ts for malformed input. */
 export function decodeStrictDocument(body: Buffer, encoding: 'json' | 'yaml'): StrictDocument {
   if (encoding === 'json') {
-    const value = decodeDocument(body, 'json');
-    return { value, node: withinDepth(() => parseJsonNodes(body.toString('utf8'))), sortedKeys: false, yamlError: undefined };
+    const text = body.toString('utf8');
+    const value = decodeJsonText(text);
+    const jsonFacts = scanJsonText(text);
+    if (jsonFacts.depth > LAZY_NODE_MAX_DEPTH) {
+      // A deep document meets the node parser's depth limit here, before any other check, as it always has.
+      return { value, node: withinDepth(() => parseJsonNodes(text)), sortedKeys: false, yamlError: undefined };
+    }
+    // The node tree is only needed when the fast path of validateObjectFields does not apply.
+    let node: JsonNode | undefined;
+    return {
+      value,
+      get node(): JsonNode {
+        return (node ??= withinDepth(() => parseJsonNodes(text)));
+      },
+      jsonFacts,
+      sortedKeys: false,
+      yamlError: undefined,
+    };
   }
   const yaml = withinDepth(() => decodeYamlStrict(body.toString('utf8')), 'YAML');
   return { value: yaml.value, node: withinDepth(() => nodeFromValue(yaml.value), 'YAML'), sortedKeys: true, yamlError: yaml.duplicateKeyError };
@@ -674,6 +694,107 @@ function withinDepth<T>(walk: () => T, format: 'JSON' | 'YAML' = 'JSON'): T {
   }
 }
 
+/** Nesting up to which a JSON body's node tree can be left for later: the node parser's limit is far beyond it. */
+const LAZY_NODE_MAX_DEPTH = 1000;
+
+/**
+ * The typed decoder's fast path: whether decoding the JSON body into `type`
+ * would give back JSON.parse's `value` unchanged, with no error and no strict
+ * error, so that the node tree need not be built nor walked. It holds when
+ * no key is duplicated (the text writes as many keys as the value holds),
+ * every number is a plain integer (the value's numbers are the text's), and
+ * every field is known and of its Go type. Anything else (an unknown field,
+ * a type mismatch, bad base64) takes the full decoder, which reports it.
+ */
+function decodesToItself(value: unknown, facts: JsonTextFacts, type: GoType): boolean {
+  if (!facts.plainIntegers) return false;
+  const counter = { keys: 0 };
+  try {
+    return cleanValue(value, type, counter, 0) && counter.keys === facts.keys;
+  } catch (e: unknown) {
+    if (e instanceof RangeError) return false;
+    throw e;
+  }
+}
+
+const MAX_FAST_DEPTH = LAZY_NODE_MAX_DEPTH + 1;
+
+/** One value of the fast path; counts the object keys it walks into `counter`. */
+function cleanValue(v: unknown, type: GoType, counter: { keys: number }, depth: number): boolean {
+  if (v === null) return true;
+  if (depth > MAX_FAST_DEPTH) return false;
+  switch (type.kind) {
+    case 'struct': {
+      if (typeof v !== 'object' || Array.isArray(v)) return false;
+      const o = v as Record<string, unknown>;
+      for (const key in o) {
+        counter.keys++;
+        const field = type.fields.get(key);
+        if (field === undefined) {
+          if (!type.keepUnknown) return false;
+          countKeys(o[key], counter, depth + 1);
+        } else if (!cleanValue(o[key], field, counter, depth + 1)) return false;
+      }
+      return true;
+    }
+    case 'map': {
+      if (typeof v !== 'object' || Array.isArray(v)) return false;
+      const o = v as Record<string, unknown>;
+      for (const key in o) {
+        counter.keys++;
+        if (!cleanValue(o[key], type.elem, counter, depth + 1)) return false;
+      }
+      return true;
+    }
+    case 'slice': {
+      if (!Array.isArray(v)) return false;
+      for (const item of v as unknown[]) if (!cleanValue(item, type.elem, counter, depth + 1)) return false;
+      return true;
+    }
+    case 'any':
+    case 'raw':
+      countKeys(v, counter, depth);
+      return true;
+    case 'string':
+    case 'time':
+      return typeof v === 'string';
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'bytes':
+      if (Array.isArray(v)) {
+        countKeys(v, counter, depth);
+        return true;
+      }
+      return typeof v === 'string' && base64ErrorOffset(v) === undefined;
+    // The text's numbers are plain integers of at most 15 digits: exact, and within int64.
+    case 'int':
+      return typeof v === 'number' && (type.bits === 64 || fitsInt32(v));
+    case 'float':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'int-or-string':
+      return typeof v === 'string' || (typeof v === 'number' && fitsInt32(v));
+    case 'quantity':
+      return typeof v === 'string' || typeof v === 'number';
+  }
+}
+
+const fitsInt32 = (v: number): boolean => v >= -2147483648 && v <= 2147483647;
+
+/** Count the object keys of a JSON value (where any value is accepted). */
+function countKeys(v: unknown, counter: { keys: number }, depth: number): void {
+  if (v === null || typeof v !== 'object') return;
+  if (depth > MAX_FAST_DEPTH) throw new RangeError('too deep for the fast path');
+  if (Array.isArray(v)) {
+    for (const item of v as unknown[]) countKeys(item, counter, depth + 1);
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  for (const key in o) {
+    counter.keys++;
+    countKeys(o[key], counter, depth + 1);
+  }
+}
+
 /** The object of a create or update with its unknown fields dropped, and the warnings to send. */
 export interface ValidatedObject {
   readonly value: unknown;
@@ -687,6 +808,7 @@ export interface ValidatedObject {
  */
 export function validateObjectFields(document: StrictDocument, expected: GroupVersionKind, directive: FieldValidationDirective, types = builtInTypes()): ValidatedObject {
   const type = types.ofKind(expected) ?? types.untypedKind(expected.kind);
+  if (document.jsonFacts !== undefined && decodesToItself(document.value, document.jsonFacts, type)) return { value: document.value, warnings: [] };
   const strict = directive !== 'Ignore';
   const result = withinDepth(() => decodeTyped(document.node, type, { strict, sortKeys: document.sortedKeys }));
   if (result.error !== undefined) throw cannotBeHandled(document.value, expected, result.error);

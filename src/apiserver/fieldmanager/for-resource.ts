@@ -55,17 +55,19 @@ function resetFields(resource: ResourceInfo, subresource: SubresourceInfo | unde
  * The object a create, update or patch stores, with managedFields updated
  * for `manager` (operation Update). Defaults are filled in first, as
  * upstream's decoder fills them before the field manager runs, so defaulted
- * fields belong to the writer too.
+ * fields belong to the writer too. `next` is left as it is, unless the caller
+ * hands it over (`options.handOver`: nobody else holds it), which saves a copy.
  */
 export function trackWrite(
   target: { resource: ResourceInfo; subresource: SubresourceInfo | undefined; defaults: (o: KubeObject) => void },
   live: KubeObject | undefined,
   next: KubeObject,
   manager: string,
+  options: { handOver?: boolean } = {},
 ): KubeObject {
   const fm = fieldManagerFor(target.resource, target.subresource);
   if (fm === undefined) return next;
-  const defaulted = cloneJson(next as unknown as JsonObject) as unknown as KubeObject;
+  const defaulted = options.handOver === true ? next : (cloneJson(next as unknown as JsonObject) as unknown as KubeObject);
   target.defaults(defaulted);
   return fm.update(live as unknown as JsonObject | undefined, defaulted as unknown as JsonObject, manager) as unknown as KubeObject;
 }

@@ -36,7 +36,34 @@ class FakeSyncer extends WalSyncer {
   override close(): void {}
 }
 
-function open(name: string, syncer: FakeSyncer): SqliteStorage {
+/** A syncer whose fsync ends when the test says so. */
+class HeldSyncer extends WalSyncer {
+  private pending: Array<() => void> = [];
+  override sync(done: (error: Error | undefined) => void): void {
+    this.busy = true;
+    this.pending.push(() => {
+      this.busy = false;
+      done(undefined);
+    });
+  }
+  /** End the running fsync. */
+  release(): void {
+    const p = this.pending;
+    this.pending = [];
+    for (const end of p) end();
+  }
+  running(): boolean {
+    return this.pending.length > 0;
+  }
+  override walBytes(): number {
+    return 0;
+  }
+  override close(): void {}
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function open(name: string, syncer: WalSyncer): SqliteStorage {
   const db = new Database(join(dir, name));
   initSchema(db, 'FULL');
   db.pragma('wal_autocheckpoint = 0');
@@ -70,6 +97,52 @@ describe('sqlite WAL fsync', () => {
     try {
       assert.deepEqual((await reopened.list('/k/')).items.map((kv) => Buffer.from(kv.value).toString()), ['a', 'b', 'c']);
       assert.equal(await reopened.currentRevision(), 3);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('commits the writes flushed while an fsync runs in one transaction when it ends, in order, and acknowledges them after the next fsync', async () => {
+    const syncer = new HeldSyncer(join(dir, 'held.db-wal'));
+    const store = open('held.db', syncer);
+    const acknowledged: string[] = [];
+    const write = (key: string, p: Promise<unknown>): Promise<unknown> => p.then(() => acknowledged.push(key));
+    const first = write('a', store.create('/k/a', Buffer.from('a')));
+    await turn();
+    assert.ok(syncer.running(), 'the first batch is being synced');
+    // Three writes in three later turns: each flush finds the fsync running.
+    const later = [write('b', store.create('/k/b', Buffer.from('b')))];
+    await turn();
+    later.push(write('c', store.update('/k/b', Buffer.from('c'), 2)));
+    await turn();
+    later.push(write('d', store.create('/k/b', Buffer.from('d')).catch((e: unknown) => assert.ok(isStorageError(e, 'KeyExists')))));
+    await turn();
+    assert.deepEqual(store.stats(), { batches: 1, writes: 1, meanBatchSize: 1 }, 'nothing committed while the fsync runs');
+    syncer.release();
+    await first;
+    assert.deepEqual(acknowledged, ['a']);
+    assert.deepEqual(store.stats(), { batches: 2, writes: 4, meanBatchSize: 2 }, 'the held writes went in one transaction');
+    assert.ok(syncer.running(), 'their fsync started');
+    syncer.release();
+    await Promise.all(later);
+    assert.deepEqual(acknowledged, ['a', 'b', 'c', 'd']);
+    assert.equal(Buffer.from((await store.get('/k/b'))!.value).toString(), 'c');
+    await store.close();
+  });
+
+  it('close commits and syncs the writes held behind a running fsync', async () => {
+    const syncer = new HeldSyncer(join(dir, 'held-close.db-wal'));
+    const store = open('held-close.db', syncer);
+    const a = store.create('/k/a', Buffer.from('a'));
+    await turn();
+    const b = store.create('/k/b', Buffer.from('b'));
+    const closing = store.close();
+    while (!(await Promise.race([closing.then(() => true), turn().then(() => false)]))) syncer.release();
+    assert.equal((await a).modRevision, 1);
+    assert.equal((await b).modRevision, 2);
+    const reopened = openSqliteStorage({ path: join(dir, 'held-close.db'), compactIntervalMs: 0 });
+    try {
+      assert.equal(await reopened.currentRevision(), 2);
     } finally {
       await reopened.close();
     }

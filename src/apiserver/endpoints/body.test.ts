@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { describe, it } from 'node:test';
+import { StatusError } from '../../machinery/status.js';
+import type { HttpRequest } from '../server/context.js';
+import { readBody } from './body.js';
+
+/** A request stand-in: a readable stream with headers. */
+function request(headers: Record<string, string> = {}): PassThrough & { headers: Record<string, string> } {
+  return Object.assign(new PassThrough(), { headers });
+}
+
+describe('readBody', () => {
+  it('joins the chunks of the body', async () => {
+    const req = request();
+    const body = readBody(req as unknown as HttpRequest);
+    req.write('{"a":');
+    req.end('1}');
+    assert.equal((await body).toString(), '{"a":1}');
+  });
+
+  it('fails with 413 past the limit, declared or sent', async () => {
+    const declared = request({ 'content-length': '11' });
+    await assert.rejects(readBody(declared as unknown as HttpRequest, 10), (e: unknown) => e instanceof StatusError && e.code === 413);
+    const sent = request();
+    const body = readBody(sent as unknown as HttpRequest, 10);
+    sent.write('0123456789');
+    sent.write('x');
+    await assert.rejects(body, (e: unknown) => e instanceof StatusError && e.code === 413);
+  });
+
+  it('fails when the request closes before its end, as a stream iterator does', async () => {
+    const req = request();
+    const body = readBody(req as unknown as HttpRequest);
+    req.write('{');
+    req.destroy();
+    await assert.rejects(body, (e: unknown) => (e as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE');
+    await assert.rejects(readBody(req as unknown as HttpRequest), (e: unknown) => (e as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE');
+  });
+
+  it('passes on a stream error', async () => {
+    const req = request();
+    const body = readBody(req as unknown as HttpRequest);
+    req.destroy(new Error('reset'));
+    await assert.rejects(body, /reset/);
+  });
+
+  it('answers an empty body for a request already read to its end', async () => {
+    const req = request();
+    req.end();
+    req.resume();
+    await new Promise((resolve) => req.on('end', resolve));
+    assert.equal((await readBody(req as unknown as HttpRequest)).length, 0);
+  });
+});
