@@ -16,6 +16,7 @@ import { bootstrap } from './bootstrap.js';
 import { newAuthorizationPipeline } from './auth/authorization-pipeline.js';
 import { EscalationGuard } from './auth/authorizers/rbac/escalation.js';
 import type { AuthorizationMode } from './auth/authorizers/modes.js';
+import type { WebhookAuthorizerFlags } from './auth/authorizers/webhook/webhook-authorizer.js';
 import { newResourceHandler } from './endpoints/installer.js';
 import { newNonResourceHandler } from './endpoints/non-resource.js';
 import { newOpenApiV2Handler, newOpenApiV3Handler } from './endpoints/openapi.js';
@@ -54,6 +55,8 @@ export interface ApiServerConfig {
   readonly authentication?: AuthenticationConfig;
   /** `--authorization-mode`, parsed (default AlwaysAllow, as upstream's kube-apiserver). */
   readonly authorizationModes?: readonly AuthorizationMode[];
+  /** --authorization-webhook-* flags; needed when Webhook is among the modes. */
+  readonly authorizationWebhook?: WebhookAuthorizerFlags;
   /** --enable-admission-plugins / --disable-admission-plugins (upstream's defaults otherwise). */
   readonly admission?: PluginSelection;
   /** Audit policy and log (--audit-policy-file, --audit-log-path); none: no auditing. */
@@ -102,6 +105,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     registry,
     escalation,
     modes: config.authorizationModes ?? ['AlwaysAllow'],
+    ...(config.authorizationWebhook !== undefined ? { webhook: config.authorizationWebhook } : {}),
     onError: (message, error) => config.log.warn({ err: error }, message),
   });
 

@@ -18,11 +18,12 @@ import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetes
 import { ensureClusterPki } from './pki/cluster-pki.js';
 import { ensureServiceAccountKey } from './pki/service-account-key.js';
 import { addAuthenticationFlags, authenticationConfigFromFlags, type AuthenticationFlags } from './authentication-flags.js';
+import { addAuthorizationWebhookFlags, authorizationWebhookFromFlags, type AuthorizationWebhookFlags } from './authorization-webhook-flags.js';
 import { join } from 'node:path';
 import { parsePort } from './server.js';
 import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
 
-interface ApiServerFlags extends StorageFlags, AuthenticationFlags {
+interface ApiServerFlags extends StorageFlags, AuthenticationFlags, AuthorizationWebhookFlags {
   securePort: number;
   bindAddress: string;
   advertiseAddress: string;
@@ -55,7 +56,7 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--service-cluster-ip-range <cidr>', 'the range Service clusterIPs come from').default(DEFAULT_SERVICE_CLUSTER_IP_RANGE))
     .addOption(new Option('--service-node-port-range <range>', 'the range of ports NodePort and LoadBalancer Services get node ports from').default('30000-32767'))
     .addOption(
-      new Option('--authorization-mode <modes>', 'ordered list of plug-ins to do authorization on the secure port: AlwaysAllow, AlwaysDeny, RBAC (Node, Webhook: not yet)')
+      new Option('--authorization-mode <modes>', 'ordered list of plug-ins to do authorization on the secure port: AlwaysAllow, AlwaysDeny, RBAC, Webhook (Node: not yet)')
         .default(['AlwaysAllow'], 'AlwaysAllow')
         .argParser(parseModesFlag),
     )
@@ -73,6 +74,7 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--disable-admission-plugins <names>', 'default admission plugins not to run (comma-separated upstream names)').default([], 'none').argParser(commaList))
     .addOption(new Option('--audit-log-format <format>', 'format of the audit log: json').default('json').choices(['json']));
   addAuthenticationFlags(command);
+  addAuthorizationWebhookFlags(command);
   return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
 }
 
@@ -121,6 +123,7 @@ function parseCompactionInterval(text: string): number {
 
 async function runApiServer(flags: ApiServerFlags): Promise<void> {
   const log = newLogger('apiserver');
+  const authorizationWebhook = authorizationWebhookFromFlags(flags, flags.authorizationMode);
   mkdirSync(flags.dataDir, { recursive: true });
   // Port 0: pick a free port now, so that the kubeconfigs written below name the real one.
   if (flags.securePort === 0) flags.securePort = await freePort(flags.bindAddress === '0.0.0.0' ? '127.0.0.1' : flags.bindAddress);
@@ -166,6 +169,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     serviceNodePortRange: flags.serviceNodePortRange,
     authentication: authenticationConfigFromFlags(flags),
     authorizationModes: flags.authorizationMode,
+    ...(authorizationWebhook !== undefined ? { authorizationWebhook } : {}),
     log,
     ...(auditor !== undefined ? { auditor } : {}),
     admission: { enable: flags.enableAdmissionPlugins, disable: flags.disableAdmissionPlugins },

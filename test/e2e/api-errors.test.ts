@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient, serverUrlOf } from './testing/api-client.js';
 import { startK8ts, type K8tsProcess } from './testing/k8ts-process.js';
+import { newKubectl } from './testing/kubectl.js';
+import { waitForDefaultServiceAccount } from './testing/service-accounts.js';
 
 interface Status {
   kind: string;
@@ -31,6 +33,8 @@ describe('API errors', () => {
     const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
     url = serverUrlOf(line.slice('export KUBECONFIG='.length));
     api = new ApiClient(url, join(dir, 'pki'));
+    // Pods are refused until the ServiceAccount controller has made `default` (ServiceAccount admission).
+    await waitForDefaultServiceAccount(newKubectl('1.32', line.slice('export KUBECONFIG='.length).trim()), 'default', 60_000);
   });
   after(async () => {
     api?.close();

@@ -51,6 +51,8 @@ describe('pods/eviction and PodDisruptionBudgets (real API server, kubectl 1.32 
     const kubeconfig = (await server.waitForLine(/^export KUBECONFIG=/, 60_000)).slice('export KUBECONFIG='.length).trim();
     api = new ApiClient(url, join(dir, 'pki'));
     kubectl = newKubectl('1.32', kubeconfig);
+    // No controller manager: the test makes the ServiceAccount pods need (ServiceAccount admission).
+    await kubectl.ok('create', 'serviceaccount', 'default', '-n', 'default');
   });
 
   after(async () => {
@@ -162,6 +164,9 @@ describe('the disruption controller keeps the budget that evictions spend (k8ts 
     apiserver = startK8ts(['apiserver', '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1']);
     const url = (await apiserver.waitForLine(/^apiserver: serving on /, 60_000)).replace(/^apiserver: serving on /, '').trim();
     api = new ApiClient(url, join(dir, 'pki'));
+    // The manager runs only the disruption controller: the test makes the ServiceAccount pods need.
+    const sa = await api.request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }) });
+    assert.equal(sa.status, 201, sa.text);
     manager = startK8ts(['controller-manager', '--kubeconfig', join(dir, 'pki', 'controller-manager.kubeconfig'), '--secure-port', '0', '--leader-elect=false', '--controllers=disruption']);
     await manager.waitForLine(/^controller-manager: serving /, 60_000);
   });

@@ -15,6 +15,7 @@ import { newAuthorizer, type AuthorizationMode } from './authorizers/modes.js';
 import type { EscalationGuard } from './authorizers/rbac/escalation.js';
 import { newInformerPolicySource, type RbacStores } from './authorizers/rbac/informer-policy-source.js';
 import { newRbacAuthorizer } from './authorizers/rbac/rbac-authorizer.js';
+import { newWebhookAuthorizerFromFlags, type WebhookAuthorizerFlags } from './authorizers/webhook/webhook-authorizer.js';
 import { newClusterRoleAggregator } from './bootstrap-policy/aggregation.js';
 import { ensureBootstrapPolicy } from './bootstrap-policy/reconcile.js';
 
@@ -22,6 +23,8 @@ export interface AuthorizationPipelineOptions {
   readonly registry: Registry;
   readonly escalation: EscalationGuard;
   readonly modes: readonly AuthorizationMode[];
+  /** The --authorization-webhook-* flags, for mode Webhook. */
+  readonly webhook?: WebhookAuthorizerFlags;
   readonly onError?: (message: string, error: unknown) => void;
 }
 
@@ -32,6 +35,8 @@ export interface AuthorizationPipeline {
 }
 
 export async function newAuthorizationPipeline(options: AuthorizationPipelineOptions): Promise<AuthorizationPipeline> {
+  // Built first: a bad webhook configuration stops the start before anything else is done.
+  const webhook = options.modes.includes('Webhook') ? newWebhookAuthorizerFromFlags(options.webhook ?? { configFile: '' }) : undefined;
   const rbacStore = (resource: string) => options.registry.store('rbac.authorization.k8s.io', 'v1', resource);
   const stores: RbacStores = {
     clusterRoles: rbacStore('clusterroles'),
@@ -46,7 +51,7 @@ export async function newAuthorizationPipeline(options: AuthorizationPipelineOpt
   await source.synced;
   await aggregator.idle();
   const rbac = newRbacAuthorizer(source);
-  const authorizer = newAuthorizer(options.modes, { rbac });
+  const authorizer = newAuthorizer(options.modes, { rbac, others: { ...(webhook !== undefined ? { Webhook: webhook } : {}) } });
   const readRoleRules = async (roleRef: RoleRef, namespace: string): Promise<readonly PolicyRule[] | undefined> => {
     try {
       const role = roleRef.kind === 'ClusterRole' ? await stores.clusterRoles.get(undefined, roleRef.name) : await stores.roles.get(namespace, roleRef.name);
@@ -57,5 +62,9 @@ export async function newAuthorizationPipeline(options: AuthorizationPipelineOpt
     }
   };
   options.escalation.bind({ authorizer, policy: source, readRoleRules });
-  return { authorizer, reviews: newAuthorizationReviewHandler({ authorizer }), stop: () => source.stop() };
+  return { authorizer, reviews: newAuthorizationReviewHandler({ authorizer }), stop: () => {
+      source.stop();
+      webhook?.close();
+    },
+  };
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startCluster, type TestCluster } from '../kubectl/cluster.js';
 import { newKubectl, withStdin, type Kubectl } from '../testing/kubectl.js';
+import { waitForDefaultServiceAccount } from '../testing/service-accounts.js';
 
 const RESTRICTED_DETAIL =
   'privileged (container "c" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")';
@@ -43,6 +44,8 @@ describe('PodSecurity admission', { timeout: 240_000 }, () => {
     kubectl = newKubectl('1.32', cluster.kubeconfig);
     await kubectl.ok('create', 'namespace', 'ps-enforce');
     await kubectl.ok('create', 'namespace', 'ps-warn');
+    await waitForDefaultServiceAccount(kubectl, 'ps-enforce');
+    await waitForDefaultServiceAccount(kubectl, 'ps-warn');
   });
   after(async () => {
     await cluster?.stop();

@@ -21,6 +21,7 @@ import { startCluster, type TestCluster } from '../kubectl/cluster.js';
 import { ApiClient, serverUrlOf, type ApiResponse } from '../testing/api-client.js';
 import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
 import { newKubectl, type Kubectl } from '../testing/kubectl.js';
+import { waitForDefaultServiceAccount } from '../testing/service-accounts.js';
 
 const SERVING = /^apiserver: serving on (https:\/\/\S+:\d+)$/;
 
@@ -63,6 +64,7 @@ describe('ResourceQuota and LimitRanger through k8ts server and kubectl', { time
 
   it('kubectl create quota; the controller sets status; a LimitRange default lands on the pod; the pod past the quota is refused and not stored', async () => {
     await kubectl.ok('create', 'namespace', 'team');
+    await waitForDefaultServiceAccount(kubectl, 'team');
     const limits = join(cluster.workDir, 'limits.yaml');
     await writeFile(limits, 'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: defaults\nspec:\n  limits:\n  - type: Container\n    default:\n      cpu: 200m\n    defaultRequest:\n      cpu: 100m\n');
     await kubectl.ok('apply', '-n', 'team', '-f', limits);
@@ -89,6 +91,7 @@ describe('ResourceQuota and LimitRanger through k8ts server and kubectl', { time
     const bounds = join(cluster.workDir, 'bounds.yaml');
     await writeFile(bounds, 'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: bounds\nspec:\n  limits:\n  - type: Container\n    max:\n      cpu: 500m\n');
     await kubectl.ok('create', 'namespace', 'bounded');
+    await waitForDefaultServiceAccount(kubectl, 'bounded');
     await kubectl.ok('apply', '-n', 'bounded', '-f', bounds);
     const refused = await kubectl('run', 'big', '-n', 'bounded', '--image=nginx', '--restart=Never', '--overrides={"spec":{"containers":[{"name":"big","image":"nginx","resources":{"limits":{"cpu":"1"}}}]}}');
     assert.equal(refused.stderr.trim(), 'Error from server (Forbidden): pods "big" is forbidden: maximum cpu usage per Container is 500m, but limit is 1');
@@ -96,6 +99,7 @@ describe('ResourceQuota and LimitRanger through k8ts server and kubectl', { time
 
   it('50 concurrent pod creates against pods=10 make exactly 10 pods', async () => {
     await kubectl.ok('create', 'namespace', 'crowd');
+    await waitForDefaultServiceAccount(kubectl, 'crowd');
     await kubectl.ok('create', 'quota', 'burst', '-n', 'crowd', '--hard=pods=10');
     await waitForUsage('crowd', 'burst', 'pods', '0');
     assertExactlyTen(await burst([api], 'crowd', 50));
@@ -150,6 +154,8 @@ describe('ResourceQuota across two API servers on one etcd', { timeout: 180_000 
   it('50 concurrent creates split between the two servers against pods=10 make exactly 10 pods', async () => {
     const [a, b] = clients as [ApiClient, ApiClient];
     assert.equal((await a.request('POST', '/api/v1/namespaces', { body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shared' } }) })).status, 201);
+    // No controller manager: the test makes the ServiceAccount pods need (ServiceAccount admission).
+    assert.equal((await a.request('POST', '/api/v1/namespaces/shared/serviceaccounts', { body: JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }) })).status, 201);
     const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'burst' }, spec: { hard: { pods: '10' } } };
     const created = await a.request('POST', '/api/v1/namespaces/shared/resourcequotas', { body: JSON.stringify(quota) });
     assert.equal(created.status, 201, created.text);

@@ -15,7 +15,7 @@ import { newHttpClient, type HttpClient } from '../../../src/client/rest/http-cl
 import type { WatchEvent } from '../../../src/client/rest/interface.js';
 import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js';
 import { listerWatcherFor } from '../../../src/client/cache/resource-lister-watcher.js';
-import { CONFIG_MAPS, DEPLOYMENTS, PODS } from '../../../src/client/rest/resources.js';
+import { CONFIG_MAPS, DEPLOYMENTS, PODS, SERVICE_ACCOUNTS } from '../../../src/client/rest/resources.js';
 import { defaultUserAgent } from '../../../src/client/rest/rest-config.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
 import { isConflict, isNotFound, isResourceExpired, StatusError } from '../../../src/machinery/status.js';
@@ -81,6 +81,8 @@ describe('REST client against k8ts apiserver', () => {
     await server.waitForLine(/^apiserver: serving on/, 60_000);
     const kubeconfig = line.slice('export KUBECONFIG='.length).trim();
     client = newHttpClient(restConfigFromKubeconfig(kubeconfig, { userAgent: defaultUserAgent('rest-client-e2e') }));
+    // No controller manager: the test makes the ServiceAccount pods need (ServiceAccount admission).
+    await client.resource(SERVICE_ACCOUNTS).create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: NS } });
   });
   after(async () => {
     client?.close();

@@ -19,6 +19,7 @@ import { waitFor } from '../../../src/client/testing/wait-for.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
 import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
 import { newKubectl, withStdin, type Kubectl } from '../testing/kubectl.js';
+import { waitForDefaultServiceAccount } from '../testing/service-accounts.js';
 
 type PodObject = Pod & KubeObject;
 type SliceObject = EndpointSlice & KubeObject;
@@ -69,6 +70,7 @@ describe('controllers end to end: endpoints, EndpointSlices, service accounts, j
     await server.waitForLine(/^controller-manager: started \(pid \d+\)$/, 60_000);
     admin = newHttpClient(restConfigFromKubeconfig(kubeconfig));
     kubectl = newKubectl('1.32', kubeconfig);
+    await waitForDefaultServiceAccount(kubectl, 'default', 60_000);
   });
 
   after(async () => {

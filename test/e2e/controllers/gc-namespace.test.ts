@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { ApiClient, serverUrlOf } from '../testing/api-client.js';
 import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
 import { newKubectl, type Kubectl } from '../testing/kubectl.js';
+import { waitForDefaultServiceAccount } from '../testing/service-accounts.js';
 
 type Json = Record<string, unknown>;
 interface Meta {
@@ -40,13 +41,14 @@ describe('garbage collector and namespace controller (kubectl 1.32)', { timeout:
       join(root, 'data'),
       '--secure-port',
       '0',
-      '--controller-manager-arg=--controllers=garbage-collector,namespace',
+      '--controller-manager-arg=--controllers=garbage-collector,namespace,serviceaccount',
     ]);
     const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
     const kubeconfig = line.slice('export KUBECONFIG='.length).trim();
     api = new ApiClient(serverUrlOf(kubeconfig), join(root, 'data', 'pki'));
     kubectl = newKubectl('1.32', kubeconfig);
     await kubectl.ok('create', 'namespace', NS);
+    await waitForDefaultServiceAccount(kubectl, NS);
   });
 
   after(async () => {
@@ -155,6 +157,7 @@ describe('garbage collector and namespace controller (kubectl 1.32)', { timeout:
   it('kubectl delete namespace --wait: the namespace is Terminating until its content is gone, then goes', async () => {
     const ns = 'gc-e2e-doomed';
     await kubectl.ok('create', 'namespace', ns);
+    await waitForDefaultServiceAccount(kubectl, ns);
     await create('configmaps', configMap('one'), ns);
     await create('configmaps', configMap('held', [], ['example.com/hold']), ns);
     await create('secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { a: 'b' } }, ns);
@@ -189,6 +192,7 @@ describe('garbage collector and namespace controller (kubectl 1.32)', { timeout:
   it('kubectl delete namespace --wait with content finishes and the content is gone', async () => {
     const ns = 'gc-e2e-content';
     await kubectl.ok('create', 'namespace', ns);
+    await waitForDefaultServiceAccount(kubectl, ns);
     const owner = await create('configmaps', configMap('owner'), ns);
     await create('configmaps', configMap('child', [ref('ConfigMap', 'v1', owner, true)]), ns);
     await create('secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { a: 'b' } }, ns);

@@ -64,7 +64,7 @@ describe('controller manager hand-over in the middle of a rollout', { timeout: 2
   const managers: K8tsProcess[] = [];
 
   const startManager = async (): Promise<Manager> => {
-    const p = startK8ts(['controller-manager', '--kubeconfig', cmKubeconfig, '--secure-port', '0', '--controllers=deployment,replicaset', ...LEADER_ELECTION]);
+    const p = startK8ts(['controller-manager', '--kubeconfig', cmKubeconfig, '--secure-port', '0', '--controllers=deployment,replicaset,serviceaccount', ...LEADER_ELECTION]);
     managers.push(p);
     await p.waitForLine(/^controller-manager: serving \/healthz and \/metrics on /, 60_000);
     const idLine = await p.waitForLine(/^controller-manager: leader election identity /, 10_000);

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { newHttpClient, type HttpClient } from '../../../src/client/rest/http-client.js';
 import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js';
-import { LEASES, PODS } from '../../../src/client/rest/resources.js';
+import { LEASES, PODS, SERVICE_ACCOUNTS } from '../../../src/client/rest/resources.js';
 import { waitFor } from '../../../src/client/testing/wait-for.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
 import { NODE_LABEL } from '../../../examples/pod-labeler/main.js';
@@ -50,6 +50,8 @@ describe('examples/pod-labeler against k8ts apiserver', () => {
     await server.waitForLine(/^apiserver: serving on /, 60_000);
     kubeconfig = join(dir, 'admin.kubeconfig');
     client = newHttpClient(restConfigFromKubeconfig(kubeconfig));
+    // No controller manager: the test makes the ServiceAccount pods need (ServiceAccount admission).
+    await client.resource(SERVICE_ACCOUNTS).create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
   });
 
   after(async () => {

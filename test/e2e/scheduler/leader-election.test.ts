@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Event } from 'kubernetes-types/core/v1.js';
 import type { LeaseObject } from '../../../src/client/leader-election/leader-elector.js';
-import { EVENTS, LEASES, NAMESPACES, PODS } from '../../../src/client/rest/resources.js';
+import { EVENTS, LEASES, NAMESPACES, PODS, SERVICE_ACCOUNTS } from '../../../src/client/rest/resources.js';
 import { waitFor } from '../../../src/client/testing/wait-for.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
 import { isNotFound } from '../../../src/machinery/status.js';
@@ -59,6 +59,8 @@ describe('k8ts scheduler: two schedulers with leader election', { timeout: 240_0
     cluster = await startSchedulerCluster('scheduler-le');
     for (const name of ['n1', 'n2', 'n3']) await createReadyNode(cluster.admin, { name, zone: `zone-${name}` });
     await cluster.admin.resource(NAMESPACES).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    // No ServiceAccount controller runs here: the test makes the ServiceAccount pods need (ServiceAccount admission).
+    await cluster.admin.resource(SERVICE_ACCOUNTS).create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: NS } });
     recorder = await recordBindings(cluster.admin, NS);
   });
 

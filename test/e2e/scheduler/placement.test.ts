@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Event, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { ResourceClient } from '../../../src/client/rest/interface.js';
-import { builtinResource, EVENTS, NAMESPACES, PODS } from '../../../src/client/rest/resources.js';
+import { builtinResource, EVENTS, NAMESPACES, PODS, SERVICE_ACCOUNTS } from '../../../src/client/rest/resources.js';
 import { waitFor } from '../../../src/client/testing/wait-for.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
 import { isNotFound } from '../../../src/machinery/status.js';
@@ -54,6 +54,8 @@ describe('k8ts scheduler places pods as upstream would', { timeout: 240_000 }, (
     await createReadyNode(cluster.admin, { name: 'worker-b', zone: 'zone-b', allocatable: ALLOCATABLE });
     await createReadyNode(cluster.admin, { name: 'worker-c', zone: 'zone-c', labels: { disktype: 'ssd' }, allocatable: ALLOCATABLE });
     await cluster.admin.resource(NAMESPACES).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    // No ServiceAccount controller runs here: the test makes the ServiceAccount pods need (ServiceAccount admission).
+    await cluster.admin.resource(SERVICE_ACCOUNTS).create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: NS } });
     recorder = await recordBindings(cluster.admin, NS);
     await cluster.startScheduler(['--leader-elect=false']);
   });

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { LeaseObject } from '../../../src/client/leader-election/leader-elector.js';
 import { newHttpClient, type HttpClient } from '../../../src/client/rest/http-client.js';
 import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js';
-import { LEASES, PODS } from '../../../src/client/rest/resources.js';
+import { LEASES, PODS, SERVICE_ACCOUNTS } from '../../../src/client/rest/resources.js';
 import { waitFor } from '../../../src/client/testing/wait-for.js';
 import { startK8ts } from '../testing/k8ts-process.js';
 import type { PodObject } from './testing/binding-recorder.js';
@@ -61,6 +61,12 @@ describe('k8ts server starts the scheduler', { timeout: 180_000 }, () => {
       assert.ok(existsSync(join(dataDir, 'logs', 'scheduler.log')));
 
       const pods = admin.resource<PodObject>(PODS);
+      // Pods are refused until the ServiceAccount controller has made `default` (ServiceAccount admission).
+      await waitFor(async () => (await admin!.resource(SERVICE_ACCOUNTS).get('default', { namespace: 'default' }).catch(() => undefined)) !== undefined, {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+        description: 'the default ServiceAccount',
+      });
       await pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'waits', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'pause' }] } });
       await waitFor(
         async () => {

@@ -85,7 +85,7 @@ export const DEFAULT_ENABLED: ReadonlySet<string> = new Set([
 export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>> = {
   PodSecurity: newPodSecurity,
   NamespaceLifecycle: () => newNamespaceLifecycle(),
-  ServiceAccount: () => newServiceAccount(),
+  ServiceAccount: (deps) => newServiceAccount(deps),
   Priority: (deps) => newPriority(deps),
   DefaultTolerationSeconds: () => newDefaultTolerationSeconds(),
   MutatingAdmissionWebhook: newMutatingAdmissionWebhook,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newHttpClient, type HttpClient } from '../../../../src/client/rest/http-client.js';
 import { restConfigFromKubeconfig } from '../../../../src/client/rest/kubeconfig.js';
+import { SERVICE_ACCOUNTS } from '../../../../src/client/rest/resources.js';
 import { startK8ts, type K8tsProcess } from '../../testing/k8ts-process.js';
 
 export interface ControlPlane {
@@ -47,6 +48,23 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     admin = newHttpClient(restConfigFromKubeconfig(adminKubeconfig));
     manager = startK8ts(['controller-manager', '--kubeconfig', join(dataDir, 'pki', 'controller-manager.kubeconfig'), '--secure-port', '0', ...options.managerArgs]);
     await manager.waitForLine(/^controller-manager: serving /, 60_000);
+    // Pods are refused until namespace default has its ServiceAccount (ServiceAccount admission, as upstream):
+    // the manager's serviceaccount controller makes it when it runs; otherwise the test stands in for it.
+    const controllers = options.managerArgs.find((a) => a.startsWith('--controllers='));
+    const accounts = admin.resource(SERVICE_ACCOUNTS);
+    if (controllers !== undefined && !/[=,]serviceaccount(,|$)/.test(controllers)) {
+      await accounts.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+    }
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        await accounts.get('default', { namespace: 'default' });
+        break;
+      } catch (e: unknown) {
+        if (Date.now() > deadline) throw e;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
     return { dataDir, adminKubeconfig, admin, apiserver, manager, stop };
   } catch (e: unknown) {
     await stop();
