@@ -19,10 +19,12 @@
  */
 import type { Pod, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import { admitServiceAccount } from '../../../../api/core/v1/admission-defaults.js';
+import type { KubeObject } from '../../../../machinery/meta.js';
 import { forbidden, isNotFound, notFound } from '../../../../machinery/status.js';
 import type { AdmissionAttributes, AdmissionDependencies, MutatingAdmissionPlugin, ValidatingAdmissionPlugin } from '../../interfaces.js';
 import { enforcesMountableSecrets, ephemeralSecretReferenceProblem, podSecretNames, secretReferenceProblem } from './secret-references.js';
 import { mountServiceAccountToken, randomSuffix } from './token-volume.js';
+import { watchObjects } from '../../watched-objects.js';
 
 export const NAME = 'ServiceAccount';
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
@@ -58,9 +60,18 @@ export function newServiceAccount(deps: AdmissionDependencies, options: ServiceA
   const sleep = options.sleep ?? wait;
   const suffix = options.suffix ?? randomSuffix;
 
+  // As upstream's informer-fed lister: the usual pod create finds its service account in memory;
+  // a miss (a new namespace, an account made a moment ago) falls back to live lookups.
+  const served = deps.stores('', 'v1', 'serviceaccounts');
+  const index = served === undefined ? undefined : watchObjects<ServiceAccount & KubeObject>({ store: served, signal: deps.signal });
+
   async function lookup(namespace: string, name: string): Promise<ServiceAccount> {
-    const store = deps.stores('', 'v1', 'serviceaccounts');
+    const store = served;
     if (store === undefined) throw new Error('the serviceaccounts store is not served');
+    if (index?.synced === true) {
+      const found = index.get(namespace, name);
+      if (found !== undefined) return found;
+    }
     // A missing default is probably being created by the ServiceAccount controller right now.
     const attempts = name === DEFAULT_SERVICE_ACCOUNT ? 10 : 1;
     const interval = 100 + Math.floor(Math.random() * 100);
