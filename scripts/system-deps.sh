@@ -9,6 +9,7 @@ set -euo pipefail
 declare -A needs=(
   [etcd]=etcd-server
   [etcdctl]=etcd-client
+  [busybox]=busybox-static
 )
 # Python modules of Debian's own interpreter → package (a test client: python3-kubernetes)
 declare -A python_needs=(

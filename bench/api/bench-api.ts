@@ -23,6 +23,7 @@ import { machineDescription, printTable, round, writeResults } from '../common/s
 import { measureCodec, printCodecTable } from './codec-bench.js';
 import { measureFieldManager } from './fieldmanager-bench.js';
 import { measureGoShape, printGoShapeTable } from './go-shape-bench.js';
+import { measurePipeline, printPipelineTable } from './pipeline-bench.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
@@ -50,12 +51,13 @@ try {
 }
 const bare = await runJson(here('./bare-store.js'), [String(SECONDS)]);
 const cache = await runJson(here('./watch-cache-bench.js'), [String(SECONDS)], ['--expose-gc']);
+const pipeline = await measurePipeline({ seconds: SECONDS });
 // The in-process measures run once the other processes have ended.
 const codecFigures = measureCodec({ msPerMeasure: 1000 });
 const shapeFigures = measureGoShape({ msPerMeasure: 1000 });
 const fieldManagerFigures = measureFieldManager({ msPerMeasure: 1000 });
 const results: Record<string, number | string> = { machine: machineDescription() };
-for (const [k, v] of Object.entries({ ...api, ...bare, ...cache, ...codecFigures, ...shapeFigures, ...fieldManagerFigures })) results[k] = round(v, 3);
+for (const [k, v] of Object.entries({ ...api, ...bare, ...cache, ...codecFigures, ...shapeFigures, ...fieldManagerFigures, ...pipeline })) results[k] = round(v, 3);
 results.creates_ratio_64 = round(api.creates_per_s_64! / bare.bare_creates_per_s_64!, 3);
 printTable(
   ['measure', 'API server', 'bare store', 'ratio'],
@@ -80,6 +82,8 @@ printTable(
     ['delivery to 1,000, p99 ms', cache.watch_p99_ms_1000_cache!, cache.watch_p99_ms_1000_uncached!, cache.watch_p99_ms_1000_uncached! / cache.watch_p99_ms_1000_cache!],
   ],
 );
+console.log('');
+printPipelineTable(pipeline);
 console.log('');
 printCodecTable(codecFigures);
 console.log('');

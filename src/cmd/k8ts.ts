@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { apiserverCommand } from './apiserver.js';
 import { controllerManagerCommand } from './controller-manager.js';
+import { imageCommand } from './image.js';
 import { schedulerCommand } from './scheduler.js';
 import { serverCommand } from './server.js';
 import { storeCommand } from './store.js';
@@ -22,6 +23,7 @@ export function newProgram(): Command {
   program.addCommand(controllerManagerCommand());
   program.addCommand(schedulerCommand());
   program.addCommand(storeCommand());
+  program.addCommand(imageCommand());
   return program;
 }
 

@@ -10,6 +10,8 @@ export interface StorageConfig {
   readonly dataDir: string;
   /** `--etcd-compaction-interval` of the embedded store (default 5 minutes; 0 disables it). */
   readonly compactIntervalMs?: number;
+  /** How long to wait for etcd to answer before giving up (default: the etcd client's 20 s). */
+  readonly etcdDialTimeoutMs?: number;
 }
 
 /** A description of where the state lives, for logs and `k8ts store status`. */
@@ -26,7 +28,10 @@ export function sqlitePath(dataDir: string): string {
 /** Open the store the flags ask for: etcd when `--etcd-servers` is set, else the embedded sqlite file. */
 export async function openStorage(config: StorageConfig): Promise<Storage> {
   if (config.etcdServers !== undefined && config.etcdServers.length > 0) {
-    return newEtcdStorage({ endpoints: [...config.etcdServers] });
+    return newEtcdStorage({
+      endpoints: [...config.etcdServers],
+      ...(config.etcdDialTimeoutMs === undefined ? {} : { dialTimeoutMs: config.etcdDialTimeoutMs }),
+    });
   }
   return openSqliteStorage({
     path: sqlitePath(config.dataDir),

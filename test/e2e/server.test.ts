@@ -99,6 +99,9 @@ describe('k8ts server and k8ts store', () => {
     const unknown = await runK8ts(['server', '--bogus']);
     assert.notEqual(unknown.code, 0);
     assert.match(unknown.output, /unknown option '--bogus'/);
+    const duration = await runK8ts(['store', 'status', '--dial-timeout', 'soon']);
+    assert.notEqual(duration.code, 0);
+    assert.match(duration.output, /invalid duration "soon"/);
   });
 
   it('fails with a clear error when its port is taken', async () => {
@@ -116,7 +119,7 @@ describe('k8ts server and k8ts store', () => {
   });
 
   it('fails with a clear error when etcd cannot be reached', async () => {
-    const { code, output } = await runK8ts(['store', 'status', '--etcd-servers', 'http://127.0.0.1:1'], 60_000);
+    const { code, output } = await runK8ts(['store', 'status', '--etcd-servers', 'http://127.0.0.1:1', '--dial-timeout', '500ms'], 60_000);
     assert.equal(code, 1);
     assert.match(output, /^error: .*127\.0\.0\.1:1/m);
     assert.doesNotMatch(output, /\n\s+at /);

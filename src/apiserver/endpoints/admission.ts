@@ -11,6 +11,60 @@ import type { Target } from './target.js';
 
 const NOBODY = { name: '', groups: [] as string[] };
 
+type KindAndResource = Pick<AdmissionAttributes, 'kind' | 'resource'>;
+/** The kind and resource of a target as admission names them, made once per served resource (and subresource kind). */
+const namesOf = new WeakMap<object, WeakMap<object, KindAndResource>>();
+
+function kindAndResource(t: Target): KindAndResource {
+  const kind = t.subresource?.kind ?? t.resource;
+  let byKind = namesOf.get(t.resource);
+  if (byKind === undefined) namesOf.set(t.resource, (byKind = new WeakMap()));
+  let names = byKind.get(kind);
+  if (names === undefined) {
+    names = {
+      kind: { group: kind.group, version: kind.version, kind: kind.kind },
+      resource: { group: t.resource.group, version: t.resource.version, resource: t.resource.resource },
+    };
+    byKind.set(kind, names);
+  }
+  return names;
+}
+
+/** One request as admission sees it; warnings and audit annotations go to the request's context. */
+class RequestAttributes implements AdmissionAttributes {
+  readonly kind: AdmissionAttributes['kind'];
+  readonly resource: AdmissionAttributes['resource'];
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly userInfo: AdmissionAttributes['userInfo'];
+
+  constructor(
+    private readonly ctx: RequestContext,
+    t: Target,
+    readonly operation: Operation,
+    readonly object: KubeObject | undefined,
+    readonly oldObject: KubeObject | undefined,
+    readonly dryRun: boolean,
+  ) {
+    const names = kindAndResource(t);
+    this.kind = names.kind;
+    this.resource = names.resource;
+    this.subresource = t.subresource?.name ?? '';
+    this.namespace = t.namespace;
+    this.name = t.name !== '' ? t.name : (object?.metadata.name ?? '');
+    this.userInfo = ctx.user ?? NOBODY;
+  }
+
+  addWarning(text: string): void {
+    this.ctx.warnings.push(text);
+  }
+
+  addAuditAnnotation(key: string, value: string): void {
+    addAuditAnnotation(this.ctx, key, value);
+  }
+}
+
 export function admissionAttributes(
   ctx: RequestContext,
   t: Target,
@@ -19,21 +73,7 @@ export function admissionAttributes(
   oldObject: KubeObject | undefined,
   dryRun: boolean,
 ): AdmissionAttributes {
-  const kind = t.subresource?.kind ?? t.resource;
-  return {
-    operation,
-    kind: { group: kind.group, version: kind.version, kind: kind.kind },
-    resource: { group: t.resource.group, version: t.resource.version, resource: t.resource.resource },
-    subresource: t.subresource?.name ?? '',
-    namespace: t.namespace,
-    name: t.name !== '' ? t.name : (object?.metadata.name ?? ''),
-    object,
-    oldObject,
-    dryRun,
-    userInfo: ctx.user ?? NOBODY,
-    addWarning: (text) => void ctx.warnings.push(text),
-    addAuditAnnotation: (key, value) => addAuditAnnotation(ctx, key, value),
-  };
+  return new RequestAttributes(ctx, t, operation, object, oldObject, dryRun);
 }
 
 async function timed(ctx: RequestContext, work: () => Promise<void>): Promise<void> {

@@ -162,7 +162,7 @@ ${extra}`;
     assert.match(bad.stderr, /webhooks\[0\]\.sideEffects: Required value: must specify one of None, NoneOnDryRun/);
   });
 
-  it('serves ValidatingAdmissionPolicies and their bindings (stored, not yet enforced)', async () => {
+  it('serves ValidatingAdmissionPolicies and their bindings as kubectl prints them (enforcement: validating-admission-policy.test.ts)', async () => {
     await stdin(`apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
 metadata:
@@ -188,6 +188,8 @@ spec:
     assert.match(await kubectl.ok('get', 'validatingadmissionpolicies'), /^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nreplica-limit\s+1\s+<unset>\s+\S+\n$/);
     assert.match(await kubectl.ok('get', 'validatingadmissionpolicybindings'), /^NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nreplica-limit-binding\s+replica-limit\s+<unset>\s+\S+\n$/);
     assert.equal(await kubectl.ok('get', 'validatingadmissionpolicy', 'replica-limit', '-o', 'jsonpath={.spec.failurePolicy}'), 'Fail');
+    await kubectl.ok('delete', 'validatingadmissionpolicybinding', 'replica-limit-binding');
+    await kubectl.ok('delete', 'validatingadmissionpolicy', 'replica-limit');
   });
 
   it("stores a mutating webhook's JSONPatch and prints its warning", async () => {

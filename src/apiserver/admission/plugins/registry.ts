@@ -15,6 +15,7 @@ import { newValidatingAdmissionWebhook } from './validating-webhook/plugin.js';
 import { newLimitRanger } from './limit-ranger/limit-ranger.js';
 import { newResourceQuota } from './resource-quota/resource-quota.js';
 import { newNodeRestriction } from './node-restriction/node-restriction.js';
+import { newValidatingAdmissionPolicy } from './validating-admission-policy/plugin.js';
 
 /** Upstream's order (kube-apiserver 1.33): webhooks, policies and ResourceQuota come last. */
 export const PLUGIN_ORDER: readonly string[] = [
@@ -89,6 +90,7 @@ export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>>
   Priority: (deps) => newPriority(deps),
   DefaultTolerationSeconds: () => newDefaultTolerationSeconds(),
   MutatingAdmissionWebhook: newMutatingAdmissionWebhook,
+  ValidatingAdmissionPolicy: newValidatingAdmissionPolicy,
   ValidatingAdmissionWebhook: newValidatingAdmissionWebhook,
   LimitRanger: newLimitRanger,
   ResourceQuota: newResourceQuota,

@@ -94,6 +94,19 @@ describe('LimitRanger admission', () => {
     await h.create(plugin, 'configmaps', 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
   });
 
+  it('applies a LimitRange made after the namespace was looked up empty, once its watch has seen it', async () => {
+    // The first pod finds no LimitRange (the live lookup keeps that answer); the new one reaches the plugin by its watch.
+    await h.create(plugin, 'pods', 'default', pod('first'));
+    await limitRange('defaults', [{ type: 'Container', default: { cpu: '300m' } }]);
+    const deadline = Date.now() + 10_000;
+    for (let n = 0; ; n++) {
+      const created = await h.create(plugin, 'pods', 'default', pod(`p${n}`));
+      if (created.metadata.annotations?.[LIMIT_RANGER_ANNOTATION] !== undefined) break;
+      assert.ok(Date.now() < deadline, 'the LimitRange never reached the plugin');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  });
+
   it('bounds claims (PersistentVolumeClaim items) and states every constraint message', () => {
     const range = { spec: { limits: [{ type: 'PersistentVolumeClaim', min: { storage: '1Gi' }, max: { storage: '10Gi' } }] } };
     assert.deepEqual(validateClaim({ spec: { resources: { requests: { storage: '20Gi' } } } }, range), ['maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 20Gi']);

@@ -14,6 +14,7 @@ import { forbidden } from '../../../../machinery/status.js';
 import { podLimits, podRequests } from '../../../../api/quota/pod-resources.js';
 import type { ResourceList } from '../../../../api/quota/resource-list.js';
 import type { AdmissionAttributes, AdmissionDependencies, AdmissionPluginFactory, MutatingAdmissionPlugin, ValidatingAdmissionPlugin } from '../../interfaces.js';
+import { newLiveLookup, watchObjects } from '../../watched-objects.js';
 import { limitRequestRatioConstraint, maxConstraint, maxRequestConstraint, minConstraint } from './constraints.js';
 
 export const NAME = 'LimitRanger';
@@ -129,30 +130,52 @@ function isClaim(a: AdmissionAttributes): boolean {
 }
 
 export function newLimitRangerPlugin(deps: AdmissionDependencies): MutatingAdmissionPlugin & ValidatingAdmissionPlugin {
-  const rangesOf = async (namespace: string): Promise<LimitRange[]> => {
-    const store = deps.stores('', 'v1', 'limitranges');
-    if (store === undefined) return [];
-    return (await store.list(namespace)).items as LimitRange[];
+  const store = deps.stores('', 'v1', 'limitranges');
+  const live = newLiveLookup<LimitRange>();
+  // The LimitRanges in memory, fed by a watch (upstream's informer); a namespace it shows empty is looked up live, as upstream.
+  const index = store === undefined ? undefined : watchObjects<LimitRange & KubeObject>({ store, signal: deps.signal, onChange: (ns) => live.forget(ns) });
+  const listed = async (namespace: string): Promise<readonly LimitRange[]> => (await store!.list(namespace)).items as LimitRange[];
+  /** The namespace's LimitRanges when memory knows them (the common case: no waiting), else undefined. */
+  const rangesNow = (namespace: string): readonly LimitRange[] | undefined => {
+    if (store === undefined || index === undefined) return [];
+    if (!index.synced) return undefined;
+    const ranges = index.list(namespace);
+    return ranges.length > 0 ? ranges : live.peek(namespace);
+  };
+  const rangesOf = async (namespace: string): Promise<readonly LimitRange[]> => {
+    if (!index!.synced) return listed(namespace);
+    const ranges = index!.list(namespace);
+    return ranges.length > 0 ? ranges : live.lookup(namespace, () => listed(namespace));
   };
   const supports = (a: AdmissionAttributes): boolean =>
     a.subresource === '' && a.namespace !== '' && a.object !== undefined && ((isPod(a) && a.operation === 'CREATE') || isClaim(a));
+  const mutate = (a: AdmissionAttributes, ranges: readonly LimitRange[]): void => {
+    if (ranges.length > 0) defaultPod(a.object as Pod & KubeObject, ranges);
+  };
+  const check = (a: AdmissionAttributes, ranges: readonly LimitRange[]): void => {
+    const gr = { group: a.resource.group, resource: a.resource.resource };
+    const name = a.name !== '' ? a.name : (a.object?.metadata.name ?? '');
+    for (const range of ranges) {
+      const errors = isPod(a) ? validatePod(a.object as Pod, range) : validateClaim(a.object as PersistentVolumeClaim, range);
+      if (errors.length > 0) throw forbidden(gr, name, aggregate(errors));
+    }
+  };
 
+  // Synchronous when memory answers, so that the chain has nothing to wait for.
   return {
     name: NAME,
     handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
-    async admit(a) {
-      if (!supports(a) || !isPod(a)) return;
-      const ranges = await rangesOf(a.namespace);
-      if (ranges.length > 0) defaultPod(a.object as Pod & KubeObject, ranges);
+    admit(a) {
+      if (!supports(a) || !isPod(a)) return undefined;
+      const ranges = rangesNow(a.namespace);
+      if (ranges !== undefined) return mutate(a, ranges);
+      return rangesOf(a.namespace).then((found) => mutate(a, found));
     },
-    async validate(a) {
-      if (!supports(a)) return;
-      const gr = { group: a.resource.group, resource: a.resource.resource };
-      const name = a.name !== '' ? a.name : (a.object?.metadata.name ?? '');
-      for (const range of await rangesOf(a.namespace)) {
-        const errors = isPod(a) ? validatePod(a.object as Pod, range) : validateClaim(a.object as PersistentVolumeClaim, range);
-        if (errors.length > 0) throw forbidden(gr, name, aggregate(errors));
-      }
+    validate(a) {
+      if (!supports(a)) return undefined;
+      const ranges = rangesNow(a.namespace);
+      if (ranges !== undefined) return check(a, ranges);
+      return rangesOf(a.namespace).then((found) => check(a, found));
     },
   };
 }

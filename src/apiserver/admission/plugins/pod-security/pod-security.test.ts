@@ -6,6 +6,7 @@ import type { GenericStore } from '../../../registry/generic/store.js';
 import type { AdmissionAttributes, AdmissionDependencies } from '../../interfaces.js';
 import { NAME, newPodSecurity, newPodSecurityPlugin } from './pod-security.js';
 import { PRIVILEGED_CONTAINER } from './testing/requests.js';
+import { newHarness } from '../resource-quota/testing/admission-harness.js';
 
 function deps(namespaces: Record<string, Record<string, string>>, pods: KubeObject[] = [], failGet = false): AdmissionDependencies {
   const nsStore = {
@@ -98,6 +99,35 @@ describe('the PodSecurity plugin', () => {
     const plugin = newPodSecurityPlugin(deps({}, [], true));
     await plugin.validate(attrs({ resource: { group: '', version: 'v1', resource: 'configmaps' }, object: { metadata: { name: 'c' } } }));
     await plugin.validate(attrs({ operation: 'DELETE', object: undefined, oldObject: privilegedPod }));
+  });
+
+  it('decides a pod in a namespace it holds in memory without waiting, with the same refusal and annotations', async () => {
+    const h = await newHarness([]);
+    try {
+      await h.store('', 'namespaces').create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } });
+      const plugin = newPodSecurityPlugin(h.deps);
+      // Until the namespaces' watch has listed, the store answers (a promise).
+      const deadline = Date.now() + 10_000;
+      let a = attrs({ object: privilegedPod });
+      let outcome: unknown;
+      for (;;) {
+        try {
+          outcome = plugin.validate(a);
+        } catch (e: unknown) {
+          outcome = e;
+          break;
+        }
+        await Promise.resolve(outcome).catch(() => {});
+        assert.ok(Date.now() < deadline, 'the namespace never reached the plugin');
+        await new Promise((resolve) => setImmediate(resolve));
+        a = attrs({ object: privilegedPod });
+      }
+      assert.ok(outcome instanceof StatusError);
+      assert.equal(outcome.message, 'pods "priv" is forbidden: violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)');
+      assert.deepEqual(a.annotations, { 'pod-security.kubernetes.io/enforce-policy': 'baseline:latest' });
+    } finally {
+      h.stop();
+    }
   });
 
   it('refuses a bad configuration at construction', () => {

@@ -55,6 +55,18 @@ describe('ResourceQuota admission', () => {
     ((await h.store('', 'resourcequotas').get(namespace, name)).status as { used?: Resources }).used ?? {};
   const podExists = async (name: string): Promise<boolean> => h.store('', 'pods').get('default', name).then(() => true, () => false);
 
+  it('enforces a quota made after the namespace was looked up empty, once its watch has seen it', async () => {
+    await h.create(plugin, 'pods', 'default', pod('free'));
+    await quota('pods', { pods: '1' }, { used: { pods: '1' } });
+    const deadline = Date.now() + 10_000;
+    for (let n = 0; ; n++) {
+      const refused = await h.create(plugin, 'pods', 'default', pod(`p${n}`)).then(() => false, (e: unknown) => isForbidden(e));
+      if (refused) break;
+      assert.ok(Date.now() < deadline, 'the quota never reached the plugin');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  });
+
   it('is named ResourceQuota and handles creates and updates', () => {
     assert.equal(plugin.name, NAME);
     assert.equal(NAME, 'ResourceQuota');

@@ -28,6 +28,7 @@ import {
   type ResourceList,
 } from '../../../../api/quota/resource-list.js';
 import type { GenericStore } from '../../../registry/generic/store.js';
+import { newLiveLookup, watchObjects } from '../../watched-objects.js';
 import type { AdmissionAttributes, AdmissionDependencies, AdmissionPluginFactory, ValidatingAdmissionPlugin } from '../../interfaces.js';
 
 export const NAME = 'ResourceQuota';
@@ -66,6 +67,18 @@ function charge(quota: QuotaObject, requested: ResourceList, refuse: (message: s
 
 export function newResourceQuotaPlugin(deps: AdmissionDependencies, options: ResourceQuotaOptions = {}): ValidatingAdmissionPlugin {
   const now = options.now ?? (() => new Date());
+  // Whether a namespace has quotas at all, from memory (a watch, as upstream's informer), with upstream's live lookup when it shows none;
+  // the quotas themselves are read from the store, so that a charge starts from their latest status.
+  const quotaStore = deps.stores('', 'v1', 'resourcequotas');
+  const live = newLiveLookup<KubeObject>();
+  const index = quotaStore === undefined ? undefined : watchObjects<QuotaObject>({ store: quotaStore, signal: deps.signal, onChange: (ns) => live.forget(ns) });
+  /** True when memory knows the namespace has no quota (the common case, answered without waiting). */
+  const knownFree = (namespace: string): boolean => index !== undefined && index.synced && index.list(namespace).length === 0 && live.peek(namespace)?.length === 0;
+  const mayHaveQuotas = async (namespace: string): Promise<boolean> => {
+    if (quotaStore === undefined || index === undefined || !index.synced) return true;
+    if (index.list(namespace).length > 0) return true;
+    return (await live.lookup(namespace, async () => (await quotaStore.list(namespace)).items)).length > 0;
+  };
   const stores = (): { quotas: GenericStore; status: GenericStore } => {
     const quotas = deps.stores('', 'v1', 'resourcequotas');
     const status = deps.stores('', 'v1', 'resourcequotas', 'status');
@@ -94,6 +107,7 @@ export function newResourceQuotaPlugin(deps: AdmissionDependencies, options: Res
   }
 
   async function check(a: AdmissionAttributes, evaluator: QuotaEvaluator, object: KubeObject): Promise<void> {
+    if (!(await mayHaveQuotas(a.namespace))) return;
     const { quotas: quotaStore, status } = stores();
     const quotas = (await quotaStore.list(a.namespace)).items as QuotaObject[];
     if (quotas.length === 0) return;
@@ -143,12 +157,16 @@ export function newResourceQuotaPlugin(deps: AdmissionDependencies, options: Res
   return {
     name: NAME,
     handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
-    async validate(a) {
-      if (a.namespace === '' || a.object === undefined) return;
-      if (a.resource.group === '' && a.resource.resource === 'namespaces') return;
-      const evaluator = evaluatorFor(a.resource.group, a.resource.resource);
-      if (!evaluator.handles(a.operation, a.subresource)) return;
-      await check(a, evaluator, a.object);
+    // Synchronous when the namespace is known to have no quota, so that the chain has nothing to wait for.
+    validate(a) {
+      if (a.namespace === '' || a.object === undefined || knownFree(a.namespace)) return undefined;
+      if (a.resource.group === '' && a.resource.resource === 'namespaces') return undefined;
+      const object = a.object;
+      return (async () => {
+        const evaluator = evaluatorFor(a.resource.group, a.resource.resource);
+        if (!evaluator.handles(a.operation, a.subresource)) return;
+        await check(a, evaluator, object);
+      })();
     },
   };
 }

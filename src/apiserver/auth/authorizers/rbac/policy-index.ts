@@ -67,7 +67,29 @@ class SubjectIndex<B extends Binding> {
   }
 }
 
+/** One rule that applies to a user, and the binding (with the subject that matched) that grants it. */
+export interface Grant {
+  readonly rule: PolicyRule;
+  readonly binding: Binding;
+  readonly subject: Subject;
+  /** '' for a ClusterRoleBinding, else the RoleBinding's namespace. */
+  readonly namespace: string;
+  /** How many of `errors` were met before this rule, in visiting order. */
+  readonly errorsBefore: number;
+}
+
+/** Every rule of a user in a namespace, in upstream's visiting order (ClusterRoleBindings, then the namespace's RoleBindings), and the errors met. */
+export interface Grants {
+  readonly rules: readonly Grant[];
+  readonly errors: readonly string[];
+}
+
+/** Resolved grants kept per index (an index never changes); cleared when this many users and namespaces have been seen. */
+const MAX_MEMOISED_GRANTS = 4096;
+
 export class PolicyIndex {
+  private readonly grants = new Map<string, Grants>();
+
   private readonly clusterRoles = new Map<string, ClusterRole>();
   private readonly roles = new Map<string, Role>();
   private readonly clusterBindings = new SubjectIndex<ClusterRoleBinding>();
@@ -83,6 +105,38 @@ export class PolicyIndex {
       if (index === undefined) this.namespaceBindings.set(ns, (index = new SubjectIndex()));
       index.add(i, b, ns);
     });
+  }
+
+  /**
+   * The rules that apply to the user in the namespace ('' for cluster-wide
+   * only). Resolved once per user, groups and namespace and kept: with many
+   * roles and bindings, a request then only matches its attributes against
+   * the user's own rules.
+   */
+  grantsFor(user: UserInfo, namespace: string): Grants {
+    const key = `${namespace}\u0000${user.name}\u0000${user.groups.join('\u0000')}`;
+    let grants = this.grants.get(key);
+    if (grants === undefined) {
+      if (this.grants.size >= MAX_MEMOISED_GRANTS) this.grants.clear();
+      grants = this.resolveGrants(user, namespace);
+      this.grants.set(key, grants);
+    }
+    return grants;
+  }
+
+  private resolveGrants(user: UserInfo, namespace: string): Grants {
+    const rules: Grant[] = [];
+    const errors: string[] = [];
+    const add = (applied: readonly AppliedBinding[], bindingNamespace: string): void => {
+      for (const { binding, subject } of applied) {
+        const granted = this.roleRefRules(binding.roleRef, bindingNamespace);
+        if ('error' in granted) errors.push(granted.error);
+        else for (const rule of granted.rules) rules.push({ rule, binding, subject, namespace: bindingNamespace, errorsBefore: errors.length });
+      }
+    };
+    add(this.clusterRoleBindingsFor(user), '');
+    if (namespace !== '') add(this.roleBindingsFor(user, namespace), namespace);
+    return { rules, errors };
   }
 
   clusterRoleBindingsFor(user: UserInfo): AppliedBinding<ClusterRoleBinding>[] {

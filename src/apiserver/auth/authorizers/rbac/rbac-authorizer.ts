@@ -10,7 +10,7 @@ import type { UserInfo } from '../../../server/context.js';
 import type { RuleResolvingAuthorizer, RuleSet } from '../always.js';
 import type { AuthorizationResult, Attributes, NonResourceRule, ResourceRule } from '../interface.js';
 import { aggregate } from '../union.js';
-import type { PolicyIndex } from './policy-index.js';
+import type { Grant, PolicyIndex } from './policy-index.js';
 import { ruleAllows } from './rule-matching.js';
 import { describeSubject } from './subjects.js';
 
@@ -30,27 +30,18 @@ export function visitRulesFor(
   namespace: string,
   visit: (source: string, rule: PolicyRule) => boolean,
 ): string[] {
-  const errors: string[] = [];
-  for (const { binding, subject } of policy.clusterRoleBindingsFor(user)) {
-    const rules = policy.roleRefRules(binding.roleRef, '');
-    if ('error' in rules) {
-      errors.push(rules.error);
-      continue;
-    }
-    const source = `ClusterRoleBinding "${binding.metadata?.name ?? ''}" of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${describeSubject(subject, '')}`;
-    for (const rule of rules.rules) if (!visit(source, rule)) return errors;
-  }
-  if (namespace === '') return errors;
-  for (const { binding, subject } of policy.roleBindingsFor(user, namespace)) {
-    const rules = policy.roleRefRules(binding.roleRef, namespace);
-    if ('error' in rules) {
-      errors.push(rules.error);
-      continue;
-    }
-    const source = `RoleBinding "${binding.metadata?.name ?? ''}/${namespace}" of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${describeSubject(subject, namespace)}`;
-    for (const rule of rules.rules) if (!visit(source, rule)) return errors;
-  }
-  return errors;
+  const grants = policy.grantsFor(user, namespace);
+  for (const grant of grants.rules) if (!visit(describeGrant(grant), grant.rule)) return grants.errors.slice(0, grant.errorsBefore);
+  return [...grants.errors];
+}
+
+/** How upstream's "allowed by" reason names the binding of a grant. */
+export function describeGrant(grant: Grant): string {
+  const { binding, subject, namespace } = grant;
+  const name = binding.metadata?.name ?? '';
+  return namespace === ''
+    ? `ClusterRoleBinding "${name}" of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${describeSubject(subject, '')}`
+    : `RoleBinding "${name}/${namespace}" of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${describeSubject(subject, namespace)}`;
 }
 
 /** Every rule that applies to the user in the namespace, and the errors met (upstream's RulesFor). */
@@ -78,14 +69,10 @@ export function splitRules(rules: readonly PolicyRule[]): { resourceRules: Resou
 export function newRbacAuthorizer(source: PolicySource): RuleResolvingAuthorizer {
   return {
     authorize(a: Attributes): AuthorizationResult {
-      let allowedBy: string | undefined;
-      const errors = visitRulesFor(source.current(), a.user, a.namespace, (from, rule) => {
-        if (!ruleAllows(a, rule)) return true;
-        allowedBy = from;
-        return false;
-      });
-      if (allowedBy !== undefined) return { decision: 'Allow', reason: `RBAC: allowed by ${allowedBy}` };
-      return { decision: 'NoOpinion', reason: errors.length > 0 ? `RBAC: ${aggregate(errors)}` : '' };
+      // The user's rules are resolved once per policy version (PolicyIndex.grantsFor); only the matching is per request.
+      const grants = source.current().grantsFor(a.user, a.namespace);
+      for (const grant of grants.rules) if (ruleAllows(a, grant.rule)) return { decision: 'Allow', reason: `RBAC: allowed by ${describeGrant(grant)}` };
+      return { decision: 'NoOpinion', reason: grants.errors.length > 0 ? `RBAC: ${aggregate(grants.errors)}` : '' };
     },
     async rulesFor(user: UserInfo, namespace: string): Promise<RuleSet> {
       const { rules, errors } = rulesFor(source.current(), user, namespace);

@@ -1,8 +1,8 @@
 /**
  * ValidatingAdmissionPolicy (spec and /status, generation moving with the
  * spec) and ValidatingAdmissionPolicyBinding: served with upstream's defaults
- * and structural validation. They are stored and listed; enforcing them needs
- * a CEL evaluator (the ValidatingAdmissionPolicy admission plugin, not yet in).
+ * and structural validation (expressions are compiled by the enforcing
+ * ValidatingAdmissionPolicy admission plugin, not here).
  */
 import { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding } from '../../../../api/admissionregistration/v1/policy-defaults.js';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../../../api/admissionregistration/v1/policy-types.js';

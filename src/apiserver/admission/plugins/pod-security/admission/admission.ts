@@ -84,8 +84,17 @@ export class PodSecurityAdmission {
     return ALLOW;
   }
 
+  /** Policies parsed from labels, by labels object: a namespace's labels from the in-memory index are the same object until it changes. */
+  private readonly policies = new WeakMap<object, { policy: Policy; errors: FieldError[] }>();
+
   private policyOf(labels: Readonly<Record<string, string>> | undefined): { policy: Policy; errors: FieldError[] } {
-    return policyToEvaluate(labels, this.o.configuration.defaultPolicy);
+    if (labels === undefined) return policyToEvaluate(labels, this.o.configuration.defaultPolicy);
+    let parsed = this.policies.get(labels);
+    if (parsed === undefined) {
+      parsed = policyToEvaluate(labels, this.o.configuration.defaultPolicy);
+      this.policies.set(labels, parsed);
+    }
+    return parsed;
   }
 
   private exemptNamespace(ns: string): boolean {
@@ -135,9 +144,8 @@ export class PodSecurityAdmission {
   }
 
   async validatePod(r: PodSecurityRequest): Promise<PodSecurityResponse> {
-    if (IGNORED_POD_SUBRESOURCES.has(r.subresource)) return ALLOW;
-    if (this.exemptNamespace(r.namespace)) return allowWith({ auditAnnotations: { [EXEMPT_KEY]: 'namespace' } });
-    if (this.exemptUser(r.userName)) return allowWith({ auditAnnotations: { [EXEMPT_KEY]: 'user' } });
+    const early = this.podExemption(r);
+    if (early !== undefined) return early;
     let labels: Readonly<Record<string, string>> | undefined;
     try {
       labels = await this.o.namespaceLabels(r.namespace);
@@ -146,6 +154,26 @@ export class PodSecurityAdmission {
       const error = new StatusError({ code: 500, reason: 'InternalError', message: `Internal error occurred: ${message}`, details: { causes: [{ message }] } });
       return { allowed: false, error, warnings: [], auditAnnotations: { [ERROR_KEY]: `Internal error occurred: ${message}: ${errorMessage(e)}` } };
     }
+    return this.decidePod(r, labels);
+  }
+
+  /**
+   * validatePod without waiting, for a caller that already holds the
+   * namespace's labels (from memory): the same answer validatePod gives.
+   */
+  validatePodWithLabels(r: PodSecurityRequest, labels: Readonly<Record<string, string>> | undefined): PodSecurityResponse {
+    return this.podExemption(r) ?? this.decidePod(r, labels);
+  }
+
+  /** The answers that need no namespace: ignored subresources, exempt namespaces and users. */
+  private podExemption(r: PodSecurityRequest): PodSecurityResponse | undefined {
+    if (IGNORED_POD_SUBRESOURCES.has(r.subresource)) return ALLOW;
+    if (this.exemptNamespace(r.namespace)) return allowWith({ auditAnnotations: { [EXEMPT_KEY]: 'namespace' } });
+    if (this.exemptUser(r.userName)) return allowWith({ auditAnnotations: { [EXEMPT_KEY]: 'user' } });
+    return undefined;
+  }
+
+  private decidePod(r: PodSecurityRequest, labels: Readonly<Record<string, string>> | undefined): PodSecurityResponse {
     const { policy, errors } = this.policyOf(labels);
     if (errors.length === 0 && fullyPrivileged(policy)) {
       return allowWith({ auditAnnotations: { [ENFORCE_POLICY_KEY]: 'privileged:latest' } });

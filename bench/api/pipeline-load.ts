@@ -1,0 +1,141 @@
+/**
+ * The load generator of the pipeline benchmark (pipeline-bench.ts), in a
+ * process of its own: pod creates from 64 clients over 8 HTTP/2 connections,
+ * each with the client certificate of a user that is not system:masters, in
+ * alternating windows against two API servers (the full pipeline and the bare
+ * one), so that both see the same machine load.
+ *
+ *   node pipeline-load.js CONFIG_JSON  → one JSON line of results
+ */
+import { readFileSync } from 'node:fs';
+import { connect, constants, type ClientHttp2Session } from 'node:http2';
+import { closedLoop } from '../common/closed-loop.js';
+import { percentile } from '../common/stats.js';
+import { benchPod } from './pod-template.js';
+
+/** One server under load, and the credentials to reach it. */
+export interface LoadTarget {
+  readonly label: string;
+  readonly url: string;
+  readonly caFile: string;
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly namespace: string;
+  /** The server's process id, to read the CPU time it spends per create from /proc (Linux); absent: not measured. */
+  readonly pid?: number;
+}
+
+export interface LoadConfig {
+  readonly targets: readonly LoadTarget[];
+  /** Seconds of measured load per target, split into `rounds` alternating windows. */
+  readonly seconds: number;
+  readonly rounds: number;
+  readonly concurrency: number;
+  readonly connections: number;
+}
+
+/** Per target: `<label>_creates_per_s`, `<label>_create_p50_ms`, `<label>_create_p99_ms`, `<label>_cpu_us_per_create` (NaN without /proc). */
+export type LoadResult = Record<string, number>;
+
+/** CPU time (user + system) of a process so far, in µs, from /proc/PID/stat; NaN where there is no /proc. */
+function cpuMicros(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (USER_HZ, 100 on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+class Connections {
+  private readonly sessions: ClientHttp2Session[];
+  private next = 0;
+
+  constructor(target: LoadTarget, count: number) {
+    const ca = readFileSync(target.caFile);
+    const cert = readFileSync(target.certFile);
+    const key = readFileSync(target.keyFile);
+    this.sessions = Array.from({ length: count }, () => {
+      const s = connect(target.url, { ca, cert, key, settings: { maxConcurrentStreams: 2000 } });
+      s.on('error', () => {});
+      return s;
+    });
+  }
+
+  post(path: string, body: string): Promise<{ status: number; body: string }> {
+    const session = this.sessions[this.next++ % this.sessions.length]!;
+    return new Promise((resolve, reject) => {
+      const stream = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: path, accept: 'application/json', 'content-type': 'application/json' });
+      let status = 0;
+      const chunks: Buffer[] = [];
+      stream.on('response', (h) => (status = Number(h[constants.HTTP2_HEADER_STATUS])));
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => resolve({ status, body: Buffer.concat(chunks).toString('utf8') }));
+      stream.on('error', reject);
+      stream.end(body);
+    });
+  }
+
+  close(): void {
+    for (const s of this.sessions) s.close();
+  }
+}
+
+/** Wait until the user may create pods (the RBAC informer has seen the bindings): a dry-run create answered 201. */
+async function waitUntilAllowed(c: Connections, target: LoadTarget, deadlineMs: number): Promise<void> {
+  const deadline = performance.now() + deadlineMs;
+  for (;;) {
+    const r = await c.post(`/api/v1/namespaces/${target.namespace}/pods?dryRun=All`, JSON.stringify(benchPod('probe', target.namespace)));
+    if (r.status === 201) return;
+    if (performance.now() > deadline) throw new Error(`${target.label}: the bench user may not create pods: ${r.status} ${r.body}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function runLoad(config: LoadConfig): Promise<LoadResult> {
+  const clients = config.targets.map((t) => new Connections(t, config.connections));
+  const latencies = config.targets.map(() => [] as number[]);
+  const counts = config.targets.map(() => 0);
+  const seconds = config.targets.map(() => 0);
+  const cpu = config.targets.map(() => 0);
+  for (const [i, t] of config.targets.entries()) await waitUntilAllowed(clients[i]!, t, 30_000);
+  const windowMs = (config.seconds * 1000) / config.rounds;
+  // Round -1 warms each server up (JIT, caches); it is not counted.
+  for (let round = -1; round < config.rounds; round++) {
+    for (const [i, t] of config.targets.entries()) {
+      const c = clients[i]!;
+      const mine: number[] = [];
+      const cpuBefore = cpuMicros(t.pid);
+      const result = await closedLoop({ concurrency: config.concurrency, durationMs: round < 0 ? 1000 : windowMs }, async (w, n) => {
+        const name = `p-${round + 1}-${w}-${n}`;
+        const t0 = performance.now();
+        const r = await c.post(`/api/v1/namespaces/${t.namespace}/pods`, JSON.stringify(benchPod(name, t.namespace)));
+        if (r.status !== 201) throw new Error(`${t.label} create: ${r.status} ${r.body}`);
+        mine.push(performance.now() - t0);
+      });
+      if (round < 0) continue;
+      cpu[i]! += cpuMicros(t.pid) - cpuBefore;
+      latencies[i]!.push(...mine);
+      counts[i]! += result.count;
+      seconds[i]! += result.seconds;
+    }
+  }
+  for (const c of clients) c.close();
+  const out: LoadResult = {};
+  for (const [i, t] of config.targets.entries()) {
+    out[`${t.label}_creates_per_s`] = counts[i]! / seconds[i]!;
+    out[`${t.label}_create_p50_ms`] = percentile(latencies[i]!, 50);
+    out[`${t.label}_create_p99_ms`] = percentile(latencies[i]!, 99);
+    out[`${t.label}_cpu_us_per_create`] = cpu[i]! / counts[i]!;
+  }
+  return out;
+}
+
+const configText = process.argv[2];
+if (configText !== undefined) {
+  process.stdout.write(`${JSON.stringify(await runLoad(JSON.parse(configText) as LoadConfig))}\n`);
+  process.exit(0);
+}

@@ -1,0 +1,77 @@
+/**
+ * `k8ts image`: the images of the process runtime, which are local directories
+ * of executables (src/kubelet/runtime/process/images.ts), since no registry is
+ * reachable. `k8ts image build busybox` makes docker.io/library/busybox:1.35
+ * and :latest from the host's busybox (Debian's busybox-static).
+ *
+ * The images live in --images-dir, by default <data-dir>/images.
+ */
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { buildBusyboxImage } from '../kubelet/runtime/process/busybox-image.js';
+import { ProcessImageService } from '../kubelet/runtime/process/images.js';
+
+interface ImageFlags {
+  dataDir: string;
+  imagesDir?: string;
+}
+
+export const defaultImagesDir = (dataDir: string): string => join(dataDir, 'images');
+const imagesDirOf = (flags: ImageFlags): string => flags.imagesDir ?? defaultImagesDir(flags.dataDir);
+
+function addImageFlags(command: Command): Command {
+  return command
+    .addOption(new Option('--data-dir <dir>', 'the data directory').default('.k8ts'))
+    .addOption(new Option('--images-dir <dir>', 'where image directories live (default: <data-dir>/images)'));
+}
+
+/** Where the command writes (the test passes its own). */
+export interface ImageCommandOutput {
+  readonly out: { write(s: string): unknown };
+  readonly err: { write(s: string): unknown };
+}
+
+export function imageCommand(io: ImageCommandOutput = { out: process.stdout, err: process.stderr }): Command {
+  const image = new Command('image').description('build and list the images of the process runtime (directories of executables)');
+  image.addCommand(
+    addImageFlags(new Command('build'))
+      .description('build an image from the host: busybox (docker.io/library/busybox:1.35 and :latest)')
+      .addArgument(new Command().createArgument('<image>', 'what to build').choices(['busybox']))
+      .addOption(new Option('--busybox <path>', 'the busybox binary to use (default: the host\'s)'))
+      .addOption(new Option('--tag <name...>', 'image names to give it (default: docker.io/library/busybox:1.35 and :latest)'))
+      .action(async (_what: string, flags: ImageFlags & { busybox?: string; tag?: string[] }) => {
+        const built = await buildBusyboxImage({
+          imagesDir: imagesDirOf(flags),
+          ...(flags.busybox !== undefined ? { busyboxPath: flags.busybox } : {}),
+          ...(flags.tag !== undefined ? { names: flags.tag } : {}),
+        });
+        for (const name of built.names) io.out.write(`${name}\n`);
+        io.err.write(`built ${built.dir} (${built.applets} applets)\n`);
+      }),
+  );
+  image.addCommand(
+    addImageFlags(new Command('list'))
+      .description('list the images, as crictl images does')
+      .action(async (flags: ImageFlags) => {
+        const images = await new ProcessImageService(imagesDirOf(flags)).listImages();
+        const rows = [['IMAGE', 'TAG', 'IMAGE ID', 'SIZE']];
+        for (const i of images) {
+          for (const tag of i.repoTags) {
+            const colon = tag.lastIndexOf(':');
+            rows.push([tag.slice(0, colon), tag.slice(colon + 1), i.id.replace(/^sha256:/, '').slice(0, 13), `${(i.size / 1024 / 1024).toFixed(1)}MB`]);
+          }
+        }
+        const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+        for (const r of rows) io.out.write(`${r.map((v, c) => v.padEnd(widths[c]!)).join('   ').trimEnd()}\n`);
+      }),
+  );
+  image.addCommand(
+    addImageFlags(new Command('rm'))
+      .description('remove an image name (a directory or a tag link)')
+      .argument('<name>', 'e.g. busybox:1.35')
+      .action(async (name: string, flags: ImageFlags) => {
+        await new ProcessImageService(imagesDirOf(flags)).removeImage(name);
+      }),
+  );
+  return image;
+}

@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { RuntimeError, type ContainerConfig, type PodSandboxConfig } from '../interface.js';
+import { eventually, runRuntimeConformance } from '../testing/conformance.js';
+import { newProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
+import { containersDir, readJsonIfExists, shimStateFile, type ShimState } from './state-files.js';
+
+/** Kills every shim and container process recorded under stateDir (the `after` of each test here). */
+function killEverything(stateDir: string): void {
+  let ids: string[] = [];
+  try {
+    ids = readdirSync(containersDir(stateDir));
+  } catch {
+    return;
+  }
+  for (const id of ids) {
+    const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(stateDir), id)));
+    if (!state) continue;
+    for (const target of [-state.pid, state.shimPid]) {
+      if (target === 0) continue;
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+function tempRoot(): { root: string; options: ProcessRuntimeOptions } {
+  const root = mkdtempSync(join(tmpdir(), 'k8ts-process-runtime-'));
+  return { root, options: { stateDir: join(root, 'state'), imagesDir: join(root, 'images'), podCIDR: '127.244.77.0/24', pollIntervalMs: 5 } };
+}
+
+runRuntimeConformance('process', async () => {
+  const { root, options } = tempRoot();
+  return {
+    runtime: newProcessRuntime(options),
+    reopen: async () => newProcessRuntime(options),
+    image: 'docker.io/library/not-built:1', // runs on the host's PATH (/bin/sh)
+    absentImage: 'example.invalid/absent:1',
+    logRoot: join(root, 'pods'),
+    dispose: async () => {
+      killEverything(options.stateDir);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('process runtime', () => {
+  const roots: { root: string; options: ProcessRuntimeOptions }[] = [];
+  const fresh = (extra: Partial<ProcessRuntimeOptions> = {}) => {
+    const t = tempRoot();
+    roots.push(t);
+    const options = { ...t.options, ...extra };
+    return { root: t.root, options, rt: newProcessRuntime(options).runtime, images: newProcessRuntime(options).images };
+  };
+  after(() => {
+    for (const { root, options } of roots) {
+      killEverything(options.stateDir);
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+  let n = 0;
+  const sandbox = (root: string, hostNetwork = false): PodSandboxConfig => ({
+    metadata: { name: `p${++n}`, uid: `u${n}`, namespace: 'ns', attempt: 0 },
+    hostname: `p${n}`,
+    logDirectory: join(root, 'pods', `p${n}`),
+    portMappings: [],
+    labels: {},
+    annotations: {},
+    ...(hostNetwork ? { linux: { namespaceOptions: { network: 'NODE', pid: 'CONTAINER', ipc: 'POD' } } } : {}),
+  });
+  const container = (command: string[], args: string[], extra: Partial<ContainerConfig> = {}): ContainerConfig => ({
+    metadata: { name: 'c', attempt: 0 },
+    image: 'busybox:1.35',
+    command,
+    args,
+    envs: [],
+    mounts: [],
+    labels: {},
+    annotations: {},
+    logPath: 'c/0.log',
+    stdin: false,
+    stdinOnce: false,
+    tty: false,
+    ...extra,
+  });
+
+  it('allocates pod IPs from .2 upward, reuses removed ones and keeps them across restarts', async () => {
+    const { root, options, rt } = fresh({ podCIDR: '127.244.78.0/30' });
+    const a = await rt.runPodSandbox(sandbox(root));
+    assert.equal((await rt.podSandboxStatus(a)).network?.ip, '127.244.78.2');
+    await assert.rejects(rt.runPodSandbox(sandbox(root)), (e: unknown) => e instanceof RuntimeError && e.code === 'Unavailable');
+    const again = newProcessRuntime(options).runtime;
+    assert.equal((await again.podSandboxStatus(a)).network?.ip, '127.244.78.2');
+    await again.removePodSandbox(a);
+    const b = await rt.runPodSandbox(sandbox(root));
+    assert.equal((await rt.podSandboxStatus(b)).network?.ip, '127.244.78.2');
+  });
+
+  it('without a pod CIDR runs only host-network sandboxes and says the network is not ready', async () => {
+    const { root, rt } = fresh({ podCIDR: '' });
+    await assert.rejects(rt.runPodSandbox(sandbox(root)), (e: unknown) => e instanceof RuntimeError && e.code === 'Unavailable');
+    const host = await rt.runPodSandbox(sandbox(root, true));
+    assert.equal((await rt.podSandboxStatus(host)).network?.ip, '');
+    const net = (await rt.status()).conditions.find((c) => c.type === 'NetworkReady');
+    assert.equal(net?.status, false);
+    assert.equal(net?.reason, 'NetworkPluginNotReady');
+  });
+
+  it('puts the image directory first on PATH and applies its entrypoint/cmd defaults', async () => {
+    const { root, options, rt, images } = fresh();
+    const dir = join(options.imagesDir, 'docker.io', 'library', 'busybox', '1.35');
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    writeFileSync(join(dir, 'bin', 'greet'), '#!/bin/sh\necho "greetings from the image: $*"\n', { mode: 0o755 });
+    writeFileSync(join(dir, 'image.json'), JSON.stringify({ entrypoint: ['greet'], cmd: ['default', 'args'], env: ['FROM_IMAGE=yes'] }));
+    symlinkSync('1.35', join(options.imagesDir, 'docker.io', 'library', 'busybox', 'latest'));
+    const status = await images.imageStatus('busybox:1.35');
+    assert.ok(status);
+    assert.deepEqual([...status.repoTags].sort(), ['docker.io/library/busybox:1.35', 'docker.io/library/busybox:latest']);
+    const sc = sandbox(root);
+    const sb = await rt.runPodSandbox(sc);
+    const id = await rt.createContainer(sb, container([], []), sc);
+    await rt.startContainer(id);
+    const done = await eventually('exit', async () => {
+      const s = await rt.containerStatus(id);
+      return s.state === 'CONTAINER_EXITED' ? s : undefined;
+    });
+    assert.equal(done.imageRef, status.id);
+    assert.match(await readFile(done.logPath, 'utf8'), / stdout F greetings from the image: default args\n$/);
+    const withArgs = await rt.createContainer(sb, container([], ['mine'], { metadata: { name: 'c', attempt: 1 } }), sc);
+    await rt.startContainer(withArgs);
+    const s2 = await eventually('exit', async () => {
+      const s = await rt.containerStatus(withArgs);
+      return s.state === 'CONTAINER_EXITED' ? s : undefined;
+    });
+    assert.match(await readFile(s2.logPath, 'utf8'), /greetings from the image: mine\n$/);
+    await assert.rejects(rt.createContainer(sb, container([], ['x'], { metadata: { name: 'c', attempt: 1 } }), sc), (e: unknown) => e instanceof RuntimeError && e.code === 'InvalidArgument');
+  });
+
+  it('runs a missing image on the host PATH, or rejects it with NotFound when configured to', async () => {
+    const { root, rt } = fresh();
+    const sc = sandbox(root);
+    const sb = await rt.runPodSandbox(sc);
+    const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'exit 0'], [], { image: 'nowhere/none:1' }), sc);
+    assert.equal((await rt.containerStatus(id)).imageRef, '');
+    await assert.rejects(rt.createContainer(sb, container([], [], { image: 'nowhere/none:1', metadata: { name: 'd', attempt: 0 } }), sc), /no command specified/);
+    const strict = fresh({ missingImages: 'reject' });
+    const sc2 = sandbox(strict.root);
+    const sb2 = await strict.rt.runPodSandbox(sc2);
+    await assert.rejects(strict.rt.createContainer(sb2, container(['/bin/sh'], [], { image: 'nowhere/none:1' }), sc2), (e: unknown) => e instanceof RuntimeError && e.code === 'NotFound');
+  });
+
+  it('fails to start a command that does not exist: StartError, exit code 128', async () => {
+    const { root, rt } = fresh();
+    const sc = sandbox(root);
+    const sb = await rt.runPodSandbox(sc);
+    const id = await rt.createContainer(sb, container(['/no/such/command'], []), sc);
+    await assert.rejects(rt.startContainer(id), /ENOENT/);
+    const s = await rt.containerStatus(id);
+    assert.equal(s.state, 'CONTAINER_EXITED');
+    assert.equal(s.exitCode, 128);
+    assert.equal(s.reason, 'StartError');
+  });
+
+  it('starts a container once even when asked twice at the same time', async () => {
+    const { root, rt } = fresh();
+    const sc = sandbox(root);
+    const sb = await rt.runPodSandbox(sc);
+    const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'exit 0'], []), sc);
+    const results = await Promise.allSettled([rt.startContainer(id), rt.startContainer(id)]);
+    assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
+    const rejected = results.find((r) => r.status === 'rejected');
+    assert.ok(rejected?.status === 'rejected' && rejected.reason instanceof RuntimeError && rejected.reason.code === 'InvalidArgument');
+  });
+
+  it('reports a container whose shim was killed as exited', async () => {
+    const { root, options, rt } = fresh();
+    const sc = sandbox(root);
+    const sb = await rt.runPodSandbox(sc);
+    const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
+    await rt.startContainer(id);
+    const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(options.stateDir), id)));
+    assert.ok(state);
+    process.kill(state.shimPid, 'SIGKILL');
+    const s = await eventually('the shim to be gone', async () => {
+      const st = await rt.containerStatus(id);
+      return st.state === 'CONTAINER_EXITED' ? st : undefined;
+    });
+    assert.equal(s.exitCode, 255);
+    process.kill(-state.pid, 'SIGKILL');
+  });
+
+  it('forwards a port to the pod IP', async () => {
+    const { root, rt } = fresh();
+    const sc = sandbox(root);
+    const sb = await rt.runPodSandbox(sc);
+    const ip = (await rt.podSandboxStatus(sb)).network?.ip ?? '';
+    const server = `require('net').createServer((s) => s.end('hello from ' + s.localAddress)).listen(0, '${ip}', function () { console.log('port ' + this.address().port); })`;
+    const id = await rt.createContainer(sb, container([process.execPath, '-e', server], []), sc);
+    await rt.startContainer(id);
+    const logPath = (await rt.containerStatus(id)).logPath;
+    const port = await eventually('the server to listen', async () => {
+      const m = / stdout F port (\d+)\n/.exec(await readFile(logPath, 'utf8').catch(() => ''));
+      return m ? Number(m[1]) : undefined;
+    });
+    const stream = await rt.portForward(sb, port);
+    const chunks: Buffer[] = [];
+    for await (const c of stream) chunks.push(Buffer.from(c as Buffer));
+    assert.equal(Buffer.concat(chunks).toString(), `hello from ${ip}`);
+    await assert.rejects(rt.portForward(sb, 1), (e: unknown) => e instanceof RuntimeError && e.code === 'Unknown');
+    await rt.stopContainer(id, 5);
+  });
+
+  it('refuses attach with stdin to a container without stdin, and exec in a stopped container', async () => {
+    const { root, rt } = fresh();
+    const sc = sandbox(root);
+    const sb = await rt.runPodSandbox(sc);
+    const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'echo hi; while true; do sleep 1; done'], []), sc);
+    await rt.startContainer(id);
+    await assert.rejects(rt.attach({ containerId: id, stdin: true, stdout: true, stderr: false, tty: false }), (e: unknown) => e instanceof RuntimeError && e.code === 'InvalidArgument');
+    const session = await rt.attach({ containerId: id, stdin: false, stdout: true, stderr: true, tty: false });
+    await rt.stopContainer(id, 0);
+    assert.equal(await session.exit, 137);
+    await assert.rejects(rt.execSync(id, ['true'], 1), /not running/);
+  });
+});

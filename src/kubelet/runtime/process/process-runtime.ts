@@ -1,0 +1,586 @@
+/**
+ * The process container runtime: each container is a host process (no
+ * isolation at all: like a host-process container), owned by a shim (shim.ts)
+ * that outlives the kubelet. Everything is kept in a state directory
+ * (state-files.ts), so a new runtime over the same directory adopts the
+ * sandboxes and containers of the last one with the same ids and states.
+ *
+ * What it does NOT isolate or apply: filesystems (mounts are recorded and
+ * reported, not bound; the container sees the host's files, and its working
+ * directory defaults to /), users (runAsUser/Group are ignored: processes run
+ * as the kubelet's user), resources (no cgroups: limits are ignored), PID and
+ * IPC namespaces, and the network: a pod's address is only a distinct loopback
+ * address (the pod CIDR, see pod-ip-allocator.ts) that the pod's processes can
+ * bind; nothing stops them from binding others. Exec'd processes are not in
+ * the container's process group, so stopping the container does not end them.
+ *
+ * Images: see images.ts. A name with no image directory runs on the host's
+ * PATH when `missingImages` is 'host' (the default; the kubelet then warns
+ * with an Event), or fails with NotFound when it is 'reject' (containerd's
+ * behaviour). Such a container's imageRef is ''.
+ *
+ * The container's environment is the image's env, then the config's envs, plus
+ * PATH (the image's bin/ first, then the config's or image's PATH, else the
+ * usual /usr/local/sbin:…:/bin), HOSTNAME (the sandbox's hostname) and HOME
+ * (/root, as containerd sets it) unless given.
+ */
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { isAbsolute, join } from 'node:path';
+import {
+  RuntimeError,
+  type Container,
+  type ContainerConfig,
+  type ContainerFilter,
+  type ContainerRuntime,
+  type ContainerState,
+  type ContainerStatus,
+  type ExecRequest,
+  type ExecSyncResult,
+  type KeyValue,
+  type PodSandbox,
+  type PodSandboxConfig,
+  type PodSandboxFilter,
+  type PodSandboxStatus,
+  type RuntimeService,
+  type RuntimeStatus,
+  type StreamRequest,
+  type StreamSession,
+  type VersionInfo,
+} from '../interface.js';
+import { nowNanos } from './clock.js';
+import { ProcessImageService, type ResolvedImage } from './images.js';
+import { allocatePodIp, parseIpv4Cidr, type Ipv4Cidr } from './pod-ip-allocator.js';
+import { exitCodeOf, killGroup, startAttachSession, startExecSession, type ProcessContext } from './streams.js';
+import {
+  attachSocketPath,
+  containerDir,
+  containerFile,
+  containersDir,
+  readJsonIfExists,
+  sandboxesDir,
+  sandboxFile,
+  shimLogFile,
+  shimStateFile,
+  writeJsonAtomic,
+  type ContainerRecord,
+  type SandboxRecord,
+  type ShimState,
+} from './state-files.js';
+
+export const PROCESS_RUNTIME_NAME = 'k8ts-process';
+export const PROCESS_RUNTIME_VERSION = '0.1.0';
+const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+export interface ProcessRuntimeOptions {
+  /** Where sandboxes and containers are recorded (DESIGN §5: under the kubelet's data directory). */
+  readonly stateDir: string;
+  /** Root of the image directories (see images.ts). */
+  readonly imagesDir: string;
+  /** The node's pod CIDR (e.g. 127.244.1.0/24); without it only host-network sandboxes can run. */
+  readonly podCIDR?: string;
+  /** 'host' (default): a container whose image has no directory runs on the host's PATH; 'reject': createContainer fails with NotFound. */
+  readonly missingImages?: 'host' | 'reject';
+  /** How often waits on a shim's state look again (ms); default 10. */
+  readonly pollIntervalMs?: number;
+  /** How long startContainer waits for the shim to start the command (ms); default 10 000. */
+  readonly shimStartTimeoutMs?: number;
+}
+
+/** How long stopContainer waits for the exit after SIGKILL before it gives up (ms). */
+const KILL_WAIT_MS = 10_000;
+
+const newId = (): string => randomBytes(32).toString('hex');
+const matchesLabels = (labels: Readonly<Record<string, string>>, selector?: Readonly<Record<string, string>>): boolean =>
+  selector === undefined || Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+function isAlive(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e: unknown) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function listIds(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((n) => /^[0-9a-f]{64}$/.test(n));
+  } catch (e: unknown) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+}
+
+/** Runs `fn` calls one at a time (sandbox creation must not hand one address out twice). */
+class Mutex {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn, fn);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+interface ContainerView {
+  readonly record: ContainerRecord;
+  readonly state: ContainerState;
+  readonly shim: ShimState | undefined;
+  readonly startedAt: bigint;
+  readonly finishedAt: bigint;
+  readonly exitCode: number;
+  readonly reason: string;
+  readonly message: string;
+}
+
+export class ProcessRuntimeService implements RuntimeService {
+  private readonly cidr: Ipv4Cidr | undefined;
+  private readonly sandboxLock = new Mutex();
+  /** Containers whose shim this runtime is starting (a second start must not spawn a second shim). */
+  private readonly starting = new Set<string>();
+  private readonly pollMs: number;
+  private readonly shimScript = fileURLToPath(new URL('./shim.js', import.meta.url));
+
+  constructor(
+    private readonly options: ProcessRuntimeOptions,
+    private readonly images: ProcessImageService,
+  ) {
+    this.cidr = options.podCIDR ? parseIpv4Cidr(options.podCIDR) : undefined;
+    this.pollMs = options.pollIntervalMs ?? 10;
+    mkdirSync(sandboxesDir(options.stateDir), { recursive: true });
+    mkdirSync(containersDir(options.stateDir), { recursive: true });
+  }
+
+  async version(): Promise<VersionInfo> {
+    return { runtimeApiVersion: 'v1', runtimeName: PROCESS_RUNTIME_NAME, runtimeVersion: PROCESS_RUNTIME_VERSION };
+  }
+
+  async status(): Promise<RuntimeStatus> {
+    return {
+      conditions: [
+        { type: 'RuntimeReady', status: true, reason: '', message: '' },
+        this.cidr
+          ? { type: 'NetworkReady', status: true, reason: '', message: '' }
+          : { type: 'NetworkReady', status: false, reason: 'NetworkPluginNotReady', message: 'the process runtime has no pod CIDR: only host-network pods can run' },
+      ],
+    };
+  }
+
+  // ---- sandboxes -----------------------------------------------------------
+
+  private readSandbox(id: string): SandboxRecord | undefined {
+    if (!/^[0-9a-f]{64}$/.test(id)) return undefined;
+    return readJsonIfExists<SandboxRecord>(sandboxFile(this.options.stateDir, id));
+  }
+
+  private mustSandbox(id: string): SandboxRecord {
+    const s = this.readSandbox(id);
+    if (!s) throw new RuntimeError('NotFound', `an error occurred when try to find sandbox: sandbox ${JSON.stringify(id)} not found`);
+    return s;
+  }
+
+  private allSandboxes(): SandboxRecord[] {
+    return listIds(sandboxesDir(this.options.stateDir)).flatMap((id) => this.readSandbox(id) ?? []);
+  }
+
+  runPodSandbox(config: PodSandboxConfig): Promise<string> {
+    return this.sandboxLock.run(async () => {
+      const hostNetwork = config.linux?.namespaceOptions?.network === 'NODE';
+      let ip = '';
+      if (!hostNetwork) {
+        if (!this.cidr) throw new RuntimeError('Unavailable', 'the process runtime has no pod CIDR: only host-network sandboxes can run');
+        const inUse = new Set(this.allSandboxes().map((s) => s.ip));
+        const next = allocatePodIp(this.cidr, inUse);
+        if (!next) throw new RuntimeError('Unavailable', `no free address left in pod CIDR ${this.options.podCIDR}`);
+        ip = next;
+      }
+      const id = newId();
+      if (config.logDirectory !== '') mkdirSync(config.logDirectory, { recursive: true });
+      const record: SandboxRecord = {
+        id,
+        metadata: config.metadata,
+        hostname: config.hostname,
+        logDirectory: config.logDirectory,
+        labels: config.labels,
+        annotations: config.annotations,
+        ...(config.linux?.namespaceOptions ? { namespaceOptions: config.linux.namespaceOptions } : {}),
+        ip,
+        state: 'SANDBOX_READY',
+        createdAt: nowNanos().toString(),
+      };
+      writeJsonAtomic(sandboxFile(this.options.stateDir, id), record);
+      return id;
+    });
+  }
+
+  async stopPodSandbox(podSandboxId: string): Promise<void> {
+    const sandbox = this.readSandbox(podSandboxId);
+    if (!sandbox) return;
+    const containers = this.allContainerViews().filter((c) => c.record.podSandboxId === podSandboxId);
+    await Promise.all(containers.map((c) => this.stopContainer(c.record.id, 0)));
+    if (sandbox.state !== 'SANDBOX_NOTREADY') {
+      writeJsonAtomic(sandboxFile(this.options.stateDir, podSandboxId), { ...sandbox, state: 'SANDBOX_NOTREADY' });
+    }
+  }
+
+  async removePodSandbox(podSandboxId: string): Promise<void> {
+    const sandbox = this.readSandbox(podSandboxId);
+    if (!sandbox) return;
+    await this.stopPodSandbox(podSandboxId);
+    for (const c of this.allContainerViews().filter((v) => v.record.podSandboxId === podSandboxId)) {
+      await this.removeContainer(c.record.id);
+    }
+    rmSync(join(sandboxesDir(this.options.stateDir), podSandboxId), { recursive: true, force: true });
+  }
+
+  async podSandboxStatus(podSandboxId: string): Promise<PodSandboxStatus> {
+    const s = this.mustSandbox(podSandboxId);
+    return {
+      id: s.id,
+      metadata: s.metadata,
+      state: s.state,
+      createdAt: BigInt(s.createdAt),
+      network: { ip: s.ip, additionalIps: [] },
+      labels: s.labels,
+      annotations: s.annotations,
+    };
+  }
+
+  async listPodSandbox(filter?: PodSandboxFilter): Promise<PodSandbox[]> {
+    return this.allSandboxes()
+      .filter((s) => (filter?.id === undefined || s.id === filter.id) && (filter?.state === undefined || s.state === filter.state))
+      .filter((s) => matchesLabels(s.labels, filter?.labelSelector))
+      .sort((a, b) => (BigInt(a.createdAt) < BigInt(b.createdAt) ? -1 : 1))
+      .map((s) => ({ id: s.id, metadata: s.metadata, state: s.state, createdAt: BigInt(s.createdAt), labels: s.labels, annotations: s.annotations }));
+  }
+
+  // ---- containers ----------------------------------------------------------
+
+  private readContainer(id: string): ContainerRecord | undefined {
+    if (!/^[0-9a-f]{64}$/.test(id)) return undefined;
+    return readJsonIfExists<ContainerRecord>(containerFile(containerDir(this.options.stateDir, id)));
+  }
+
+  private view(record: ContainerRecord): ContainerView {
+    const dir = containerDir(this.options.stateDir, record.id);
+    let shim = readJsonIfExists<ShimState>(shimStateFile(dir));
+    const base = { record, shim, startedAt: 0n, finishedAt: 0n, exitCode: 0, reason: '', message: '' };
+    if (!shim) return { ...base, state: 'CONTAINER_CREATED' };
+    if (shim.finishedAt === undefined && !isAlive(shim.shimPid)) {
+      // The shim may have finished between the two reads; otherwise it was killed.
+      shim = readJsonIfExists<ShimState>(shimStateFile(dir)) ?? shim;
+      if (shim.finishedAt === undefined) {
+        return {
+          ...base,
+          state: 'CONTAINER_EXITED',
+          startedAt: BigInt(shim.startedAt),
+          exitCode: 255,
+          reason: 'Error',
+          message: 'the container shim is gone without recording an exit',
+        };
+      }
+    }
+    if (shim.startError !== undefined) {
+      return { ...base, state: 'CONTAINER_EXITED', exitCode: 128, reason: 'StartError', message: shim.startError, finishedAt: BigInt(shim.finishedAt ?? '0') };
+    }
+    if (shim.finishedAt === undefined) return { ...base, state: 'CONTAINER_RUNNING', startedAt: BigInt(shim.startedAt) };
+    const exitCode = shim.exitCode ?? 255;
+    return {
+      ...base,
+      state: 'CONTAINER_EXITED',
+      startedAt: BigInt(shim.startedAt),
+      finishedAt: BigInt(shim.finishedAt),
+      exitCode,
+      reason: exitCode === 0 ? 'Completed' : 'Error',
+    };
+  }
+
+  private mustContainer(id: string): ContainerView {
+    const record = this.readContainer(id);
+    if (!record) throw new RuntimeError('NotFound', `an error occurred when try to find container ${JSON.stringify(id)}: not found`);
+    return this.view(record);
+  }
+
+  private allContainerViews(): ContainerView[] {
+    return listIds(containersDir(this.options.stateDir)).flatMap((id) => {
+      const r = this.readContainer(id);
+      return r ? [this.view(r)] : [];
+    });
+  }
+
+  async createContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Promise<string> {
+    const sandbox = this.mustSandbox(podSandboxId);
+    if (sandbox.state !== 'SANDBOX_READY') {
+      throw new RuntimeError('InvalidArgument', `sandbox ${podSandboxId} is not ready (${sandbox.state})`);
+    }
+    const clash = this.allContainerViews().find(
+      (c) => c.record.podSandboxId === podSandboxId && c.record.metadata.name === config.metadata.name && c.record.metadata.attempt === config.metadata.attempt,
+    );
+    if (clash) {
+      throw new RuntimeError('InvalidArgument', `the container name ${config.metadata.name} (attempt ${config.metadata.attempt}) is already in use by ${clash.record.id}`);
+    }
+    const image = await this.images.resolve(config.image);
+    if (!image && this.options.missingImages === 'reject') {
+      throw new RuntimeError('NotFound', `failed to get image ${JSON.stringify(config.image)}: not found`);
+    }
+    const argv = resolveArgv(config, image);
+    if (argv.length === 0) throw new RuntimeError('InvalidArgument', 'no command specified');
+    const workingDir = config.workingDir || image?.config.workingDir || '/';
+    if (!isAbsolute(workingDir)) throw new RuntimeError('InvalidArgument', `working directory ${JSON.stringify(workingDir)} is not absolute`);
+    const logDirectory = sandboxConfig.logDirectory || sandbox.logDirectory;
+    const id = newId();
+    const record: ContainerRecord = {
+      id,
+      podSandboxId,
+      metadata: { name: config.metadata.name, attempt: config.metadata.attempt },
+      image: config.image,
+      imageRef: image?.id ?? '',
+      labels: config.labels,
+      annotations: config.annotations,
+      mounts: config.mounts,
+      logPath: config.logPath === '' || logDirectory === '' ? '' : join(logDirectory, config.logPath),
+      argv,
+      env: containerEnv(config.envs, image, sandbox.hostname),
+      workingDir,
+      stdin: config.stdin,
+      stdinOnce: config.stdinOnce,
+      tty: config.tty,
+      createdAt: nowNanos().toString(),
+    };
+    writeJsonAtomic(containerFile(containerDir(this.options.stateDir, id)), record);
+    return id;
+  }
+
+  async startContainer(containerId: string): Promise<void> {
+    const view = this.mustContainer(containerId);
+    if (view.state !== 'CONTAINER_CREATED' || this.starting.has(containerId)) {
+      throw new RuntimeError('InvalidArgument', `container ${containerId} is in ${view.state} state, not CONTAINER_CREATED`);
+    }
+    this.starting.add(containerId);
+    try {
+      await this.spawnShim(containerId);
+    } finally {
+      this.starting.delete(containerId);
+    }
+  }
+
+  private async spawnShim(containerId: string): Promise<void> {
+    const dir = containerDir(this.options.stateDir, containerId);
+    const shimLog = openSync(shimLogFile(dir), 'a');
+    let shimExit: string | undefined;
+    try {
+      const shim = spawn(process.execPath, [this.shimScript, dir], { detached: true, stdio: ['ignore', shimLog, shimLog], cwd: dir });
+      shim.on('error', (e) => (shimExit = e.message));
+      shim.on('exit', (code, signal) => (shimExit ??= `the shim exited (${signal ?? code})`));
+      shim.unref();
+    } finally {
+      closeSync(shimLog);
+    }
+    const deadline = Date.now() + (this.options.shimStartTimeoutMs ?? 10_000);
+    for (;;) {
+      const state = readJsonIfExists<ShimState>(shimStateFile(dir));
+      if (state?.startError !== undefined) {
+        throw new RuntimeError('Unknown', `failed to start container ${containerId}: ${state.startError}`);
+      }
+      if (state) return;
+      if (shimExit !== undefined) throw new RuntimeError('Unknown', `failed to start container ${containerId}: ${shimExit} (see ${shimLogFile(dir)})`);
+      if (Date.now() > deadline) throw new RuntimeError('DeadlineExceeded', `the shim of container ${containerId} did not report a start in time`);
+      await this.pause();
+    }
+  }
+
+  private pause(): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, this.pollMs));
+  }
+
+  /** Waits until the container has exited; false when `ms` passed first. */
+  private async waitExited(id: string, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const record = this.readContainer(id);
+      if (!record || this.view(record).state !== 'CONTAINER_RUNNING') return true;
+      if (Date.now() >= deadline) return false;
+      await this.pause();
+    }
+  }
+
+  async stopContainer(containerId: string, timeoutSeconds: number): Promise<void> {
+    const record = this.readContainer(containerId);
+    if (!record) return;
+    const view = this.view(record);
+    if (view.state !== 'CONTAINER_RUNNING' || !view.shim) return;
+    const pgid = view.shim.pid;
+    if (timeoutSeconds > 0) {
+      killGroup(pgid, 'SIGTERM');
+      if (await this.waitExited(containerId, timeoutSeconds * 1000)) return;
+    }
+    killGroup(pgid, 'SIGKILL');
+    if (!(await this.waitExited(containerId, KILL_WAIT_MS))) {
+      throw new RuntimeError('DeadlineExceeded', `container ${containerId} did not exit after SIGKILL`);
+    }
+  }
+
+  async removeContainer(containerId: string): Promise<void> {
+    const record = this.readContainer(containerId);
+    if (!record) return;
+    await this.stopContainer(containerId, 0);
+    rmSync(containerDir(this.options.stateDir, containerId), { recursive: true, force: true });
+  }
+
+  async listContainers(filter?: ContainerFilter): Promise<Container[]> {
+    return this.allContainerViews()
+      .filter((v) => filter?.id === undefined || v.record.id === filter.id)
+      .filter((v) => filter?.podSandboxId === undefined || v.record.podSandboxId === filter.podSandboxId)
+      .filter((v) => filter?.state === undefined || v.state === filter.state)
+      .filter((v) => matchesLabels(v.record.labels, filter?.labelSelector))
+      .sort((a, b) => (BigInt(a.record.createdAt) < BigInt(b.record.createdAt) ? -1 : 1))
+      .map((v) => ({
+        id: v.record.id,
+        podSandboxId: v.record.podSandboxId,
+        metadata: v.record.metadata,
+        image: v.record.image,
+        imageRef: v.record.imageRef,
+        state: v.state,
+        createdAt: BigInt(v.record.createdAt),
+        labels: v.record.labels,
+        annotations: v.record.annotations,
+      }));
+  }
+
+  async containerStatus(containerId: string): Promise<ContainerStatus> {
+    const v = this.mustContainer(containerId);
+    return {
+      id: v.record.id,
+      metadata: v.record.metadata,
+      state: v.state,
+      createdAt: BigInt(v.record.createdAt),
+      startedAt: v.startedAt,
+      finishedAt: v.finishedAt,
+      exitCode: v.exitCode,
+      image: v.record.image,
+      imageRef: v.record.imageRef,
+      reason: v.reason,
+      message: v.message,
+      labels: v.record.labels,
+      annotations: v.record.annotations,
+      mounts: v.record.mounts,
+      logPath: v.record.logPath,
+    };
+  }
+
+  // ---- exec, attach, port-forward -----------------------------------------
+
+  private runningContext(containerId: string): { view: ContainerView; ctx: ProcessContext } {
+    const view = this.mustContainer(containerId);
+    if (view.state !== 'CONTAINER_RUNNING') {
+      throw new RuntimeError('Unknown', `container ${containerId} is not running (${view.state})`);
+    }
+    const env = Object.fromEntries(view.record.env.map((kv) => [kv.key, kv.value]));
+    return { view, ctx: { env, cwd: view.record.workingDir } };
+  }
+
+  async execSync(containerId: string, cmd: readonly string[], timeoutSeconds: number): Promise<ExecSyncResult> {
+    const { ctx } = this.runningContext(containerId);
+    const [file, ...args] = cmd;
+    if (file === undefined) throw new RuntimeError('InvalidArgument', 'exec: empty command');
+    return new Promise<ExecSyncResult>((resolve, reject) => {
+      const child = spawn(file, args, { cwd: ctx.cwd, env: ctx.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (c: Buffer) => out.push(c));
+      child.stderr.on('data', (c: Buffer) => err.push(c));
+      let timedOut = false;
+      const timer =
+        timeoutSeconds > 0
+          ? setTimeout(() => {
+              timedOut = true;
+              killGroup(child.pid ?? 0, 'SIGKILL');
+            }, timeoutSeconds * 1000)
+          : undefined;
+      child.on('error', (e) => {
+        clearTimeout(timer);
+        reject(new RuntimeError('Unknown', `failed to exec in container: ${e.message}`, { cause: e }));
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        if (timedOut) {
+          reject(new RuntimeError('DeadlineExceeded', `failed to exec in container: timeout ${timeoutSeconds}s exceeded`));
+          return;
+        }
+        resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode: exitCodeOf(code, signal) });
+      });
+    });
+  }
+
+  async exec(request: ExecRequest): Promise<StreamSession> {
+    const { ctx } = this.runningContext(request.containerId);
+    return startExecSession(ctx, request);
+  }
+
+  async attach(request: StreamRequest): Promise<StreamSession> {
+    const { view } = this.runningContext(request.containerId);
+    if (request.stdin && !view.record.stdin) {
+      throw new RuntimeError('InvalidArgument', `stdin is not enabled for container ${request.containerId}`);
+    }
+    const id = request.containerId;
+    return startAttachSession({
+      socketPath: attachSocketPath(id),
+      stdin: request.stdin,
+      stdout: request.stdout,
+      stderr: request.stderr,
+      tty: request.tty || view.record.tty,
+      exitCodeAfterClose: () => {
+        const record = this.readContainer(id);
+        const v = record ? this.view(record) : undefined;
+        return v?.state === 'CONTAINER_EXITED' ? v.exitCode : undefined;
+      },
+    });
+  }
+
+  async portForward(podSandboxId: string, port: number): Promise<NodeJS.ReadWriteStream> {
+    const sandbox = this.mustSandbox(podSandboxId);
+    const host = sandbox.ip || '127.0.0.1';
+    const socket: Socket = connect({ host, port });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', (e) => reject(new RuntimeError('Unknown', `failed to connect to ${host}:${port} of sandbox ${podSandboxId}: ${e.message}`, { cause: e })));
+    });
+    return socket;
+  }
+}
+
+/** CRI semantics (as containerd applies the image config): no command → the image's entrypoint, and its cmd when args are empty too. */
+export function resolveArgv(config: Pick<ContainerConfig, 'command' | 'args'>, image: ResolvedImage | undefined): string[] {
+  let command = [...config.command];
+  let args = [...config.args];
+  if (command.length === 0) {
+    if (args.length === 0) args = [...(image?.config.cmd ?? [])];
+    command = [...(image?.config.entrypoint ?? [])];
+  }
+  return [...command, ...args];
+}
+
+export function containerEnv(envs: readonly KeyValue[], image: ResolvedImage | undefined, hostname: string): KeyValue[] {
+  const env = new Map<string, string>();
+  for (const kv of image?.config.env ?? []) {
+    const eq = kv.indexOf('=');
+    if (eq > 0) env.set(kv.slice(0, eq), kv.slice(eq + 1));
+  }
+  for (const kv of envs) env.set(kv.key, kv.value);
+  const path = env.get('PATH') ?? DEFAULT_PATH;
+  env.set('PATH', image ? `${image.binDir}:${path}` : path);
+  if (!env.has('HOSTNAME') && hostname !== '') env.set('HOSTNAME', hostname);
+  if (!env.has('HOME')) env.set('HOME', '/root');
+  return [...env].map(([key, value]) => ({ key, value }));
+}
+
+/** The `process` ContainerRuntime of `--container-runtime`. */
+export function newProcessRuntime(options: ProcessRuntimeOptions): ContainerRuntime & { readonly runtime: ProcessRuntimeService; readonly images: ProcessImageService } {
+  const images = new ProcessImageService(options.imagesDir);
+  const runtime = new ProcessRuntimeService(options, images);
+  return { name: 'process', runtime, images, close: async () => undefined };
+}
