@@ -3,10 +3,11 @@
  * through the full pipeline beside the bare server, in the same run.
  *
  * - full: client-certificate authentication of `bench-user` (group
- *   bench-team; not system:masters, so RBAC really evaluates), RBAC with the
+ *   bench-team; not system:masters, so RBAC really evaluates), Node,RBAC (as
+ *   `k8ts server` runs) with the
  *   bootstrap policy plus 200 extra roles and 200 extra bindings (some naming
  *   the bench user or its group, the pod grant last), every default admission
- *   plugin on;
+ *   plugin and NodeRestriction on;
  * - bare: the same server, same user and objects, with --authorization-mode
  *   AlwaysAllow and every default admission plugin disabled.
  *
@@ -206,9 +207,9 @@ export interface PipelineBenchOptions {
 }
 
 export async function measurePipeline(options: PipelineBenchOptions): Promise<PipelineFigures> {
-  const implemented = selectAdmissionPlugins({});
+  const implemented = selectAdmissionPlugins({ enable: ['NodeRestriction'] });
   const profile = (label: string): string[] => (options.profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`, `--cpu-prof-name=${label}.cpuprofile`]);
-  const full = await startServer('full', ['--authorization-mode', 'RBAC'], profile('full'));
+  const full = await startServer('full', ['--authorization-mode', 'Node,RBAC', '--enable-admission-plugins', 'NodeRestriction'], profile('full'));
   let bare: Server | undefined;
   try {
     bare = await startServer('bare', ['--authorization-mode', 'AlwaysAllow', '--disable-admission-plugins', implemented.join(',')], profile('bare'));

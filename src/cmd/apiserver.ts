@@ -56,7 +56,7 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--service-cluster-ip-range <cidr>', 'the range Service clusterIPs come from').default(DEFAULT_SERVICE_CLUSTER_IP_RANGE))
     .addOption(new Option('--service-node-port-range <range>', 'the range of ports NodePort and LoadBalancer Services get node ports from').default('30000-32767'))
     .addOption(
-      new Option('--authorization-mode <modes>', 'ordered list of plug-ins to do authorization on the secure port: AlwaysAllow, AlwaysDeny, RBAC, Webhook (Node: not yet)')
+      new Option('--authorization-mode <modes>', 'ordered list of plug-ins to do authorization on the secure port: AlwaysAllow, AlwaysDeny, Node, RBAC, Webhook (ABAC: not supported)')
         .default(['AlwaysAllow'], 'AlwaysAllow')
         .argParser(parseModesFlag),
     )

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditArgs, schedulerArgs } from './server.js';
+import { admissionArgs, auditArgs, schedulerArgs, SERVER_AUTHORIZATION_MODE } from './server.js';
 
 describe('k8ts server: the scheduler command line', () => {
   it('gives the scheduler its own kubeconfig and the free port, then the pass-through flags', () => {
@@ -42,5 +42,18 @@ describe('k8ts server: the API server\'s audit flags', () => {
   it('takes another log and policy, and an empty log path turns auditing off', () => {
     assert.deepEqual(auditArgs({ auditLogPath: '/var/log/a.log', auditPolicyFile: '/etc/p.yaml' }, '/nowhere').slice(0, 4), ['--audit-log-path', '/var/log/a.log', '--audit-policy-file', '/etc/p.yaml']);
     assert.deepEqual(auditArgs({ auditLogPath: '' }, '/nowhere'), []);
+  });
+});
+
+describe('k8ts server: authorization and admission as upstream clusters run them', () => {
+  it('authorizes kubelets with the Node mode before RBAC', () => {
+    assert.equal(SERVER_AUTHORIZATION_MODE, 'Node,RBAC');
+  });
+
+  it('enables NodeRestriction unless a pass-through flag chooses the plugins itself', () => {
+    assert.deepEqual(admissionArgs([]), ['--enable-admission-plugins', 'NodeRestriction']);
+    assert.deepEqual(admissionArgs(['--token-auth-file=/t.csv']), ['--enable-admission-plugins', 'NodeRestriction']);
+    assert.deepEqual(admissionArgs(['--enable-admission-plugins=NodeRestriction,AlwaysPullImages']), []);
+    assert.deepEqual(admissionArgs(['--disable-admission-plugins', 'NodeRestriction']), []);
   });
 });

@@ -34,8 +34,22 @@ interface ServerFlags extends StorageFlags {
   auditPolicyFile?: string;
 }
 
-/** The API server's --authorization-mode in `k8ts server` (RBAC until a Node authorizer exists). */
-export const SERVER_AUTHORIZATION_MODE = 'RBAC';
+/** The API server's --authorization-mode in `k8ts server`, as upstream clusters run it: kubelets by the Node authorizer, everyone else by RBAC. */
+export const SERVER_AUTHORIZATION_MODE = 'Node,RBAC';
+
+/** Admission plugins `k8ts server` turns on besides the API server's defaults, as upstream clusters do. */
+export const SERVER_ADMISSION_PLUGINS = ['NodeRestriction'];
+
+/**
+ * The API server's --enable-admission-plugins under `k8ts server`. A
+ * pass-through --enable-admission-plugins or --disable-admission-plugins
+ * (--apiserver-arg) takes over the choice entirely, so that it can also turn
+ * NodeRestriction off.
+ */
+export function admissionArgs(apiserverArg: readonly string[]): string[] {
+  if (apiserverArg.some((arg) => /^--(enable|disable)-admission-plugins(=|$)/.test(arg))) return [];
+  return ['--enable-admission-plugins', SERVER_ADMISSION_PLUGINS.join(',')];
+}
 
 export function serverCommand(): Command {
   const command = new Command('server').description('run a cluster on this machine (the main job of `npm start`)');
@@ -145,6 +159,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
       pki.serviceAccountKey.privateKey,
       '--authorization-mode',
       flags.authorizationMode,
+      ...admissionArgs(flags.apiserverArg),
       ...auditArgs(flags, dataDir),
       ...flags.apiserverArg,
     ],

@@ -13,6 +13,7 @@ import type { Handler } from '../server/context.js';
 import type { RuleResolvingAuthorizer } from './authorizers/always.js';
 import { newAuthorizer, type AuthorizationMode } from './authorizers/modes.js';
 import type { EscalationGuard } from './authorizers/rbac/escalation.js';
+import { newNodeAuthorization } from './authorizers/node/node-authorization.js';
 import { newInformerPolicySource, type RbacStores } from './authorizers/rbac/informer-policy-source.js';
 import { newRbacAuthorizer } from './authorizers/rbac/rbac-authorizer.js';
 import { newWebhookAuthorizerFromFlags, type WebhookAuthorizerFlags } from './authorizers/webhook/webhook-authorizer.js';
@@ -51,7 +52,11 @@ export async function newAuthorizationPipeline(options: AuthorizationPipelineOpt
   await source.synced;
   await aggregator.idle();
   const rbac = newRbacAuthorizer(source);
-  const authorizer = newAuthorizer(options.modes, { rbac, others: { ...(webhook !== undefined ? { Webhook: webhook } : {}) } });
+  // Node: a graph of pods and what they name, fed by watches of the server's own stores.
+  const node = options.modes.includes('Node') ? newNodeAuthorization((group, version, resource) => options.registry.lookup(group, version, resource)?.store, options.onError) : undefined;
+  await node?.synced;
+  const others = { ...(webhook !== undefined ? { Webhook: webhook } : {}), ...(node !== undefined ? { Node: node.authorizer } : {}) };
+  const authorizer = newAuthorizer(options.modes, { rbac, others });
   const readRoleRules = async (roleRef: RoleRef, namespace: string): Promise<readonly PolicyRule[] | undefined> => {
     try {
       const role = roleRef.kind === 'ClusterRole' ? await stores.clusterRoles.get(undefined, roleRef.name) : await stores.roles.get(namespace, roleRef.name);
@@ -62,9 +67,10 @@ export async function newAuthorizationPipeline(options: AuthorizationPipelineOpt
     }
   };
   options.escalation.bind({ authorizer, policy: source, readRoleRules });
-  return { authorizer, reviews: newAuthorizationReviewHandler({ authorizer }), stop: () => {
-      source.stop();
-      webhook?.close();
-    },
+  const stop = (): void => {
+    source.stop();
+    node?.stop();
+    webhook?.close();
   };
+  return { authorizer, reviews: newAuthorizationReviewHandler({ authorizer }), stop };
 }

@@ -14,6 +14,7 @@ import { newMutatingAdmissionWebhook } from './mutating-webhook/plugin.js';
 import { newValidatingAdmissionWebhook } from './validating-webhook/plugin.js';
 import { newLimitRanger } from './limit-ranger/limit-ranger.js';
 import { newResourceQuota } from './resource-quota/resource-quota.js';
+import { newNodeRestriction } from './node-restriction/node-restriction.js';
 import { newValidatingAdmissionPolicy } from './validating-admission-policy/plugin.js';
 
 /** Upstream's order (kube-apiserver 1.33): webhooks, policies and ResourceQuota come last. */
@@ -93,6 +94,7 @@ export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>>
   ValidatingAdmissionWebhook: newValidatingAdmissionWebhook,
   LimitRanger: newLimitRanger,
   ResourceQuota: newResourceQuota,
+  NodeRestriction: newNodeRestriction,
 };
 
 export interface PluginSelection {

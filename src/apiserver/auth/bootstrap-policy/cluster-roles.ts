@@ -29,6 +29,38 @@ function clusterRole(name: string, rules: PolicyRule[], options: { labels?: Reco
 const REVIEW = ['create'];
 const LEASES = 'coordination.k8s.io';
 
+/**
+ * What every kubelet may do (upstream's NodeRules): the rules of the
+ * system:node ClusterRole, which upstream binds to no one, and the Node
+ * authorizer's answer for the resources its graph does not subdivide.
+ */
+export function nodeRules(): PolicyRule[] {
+  return [
+    rule(REVIEW, ['authentication.k8s.io'], ['tokenreviews']),
+    rule(REVIEW, ['authorization.k8s.io'], ['subjectaccessreviews', 'localsubjectaccessreviews']),
+    rule(READ, [''], ['services']),
+    rule(['create', 'get', 'list', 'watch'], [''], ['nodes']),
+    rule(['update', 'patch'], [''], ['nodes/status']),
+    rule(['update', 'patch'], [''], ['nodes']),
+    rule(['create', 'update', 'patch'], [''], ['events']),
+    rule(READ, [''], ['pods']),
+    rule(['create', 'delete'], [''], ['pods']),
+    rule(['update', 'patch'], [''], ['pods/status']),
+    rule(['create'], [''], ['pods/eviction']),
+    rule(READ, [''], ['secrets', 'configmaps']),
+    rule(['get'], [''], ['persistentvolumeclaims', 'persistentvolumes']),
+    rule(['get'], [''], ['endpoints']),
+    rule(['create', 'get', 'list', 'watch'], ['certificates.k8s.io'], ['certificatesigningrequests']),
+    rule(['get', 'create', 'update', 'patch', 'delete'], [LEASES], ['leases']),
+    rule(['get'], ['storage.k8s.io'], ['volumeattachments']),
+    rule(['create'], [''], ['serviceaccounts/token']),
+    rule(['get', 'update', 'patch'], [''], ['persistentvolumeclaims/status']),
+    rule(READ, ['storage.k8s.io'], ['csidrivers']),
+    rule(['get', 'create', 'update', 'patch', 'delete'], ['storage.k8s.io'], ['csinodes']),
+    rule(READ, ['node.k8s.io'], ['runtimeclasses']),
+  ];
+}
+
 export function bootstrapClusterRoles(): ClusterRole[] {
   return [
     clusterRole('cluster-admin', [rule(['*'], ['*'], ['*']), urls(['*'], ['*'])]),
@@ -88,30 +120,7 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     clusterRole('system:heapster', [rule(READ, [''], ['events', 'pods', 'nodes', 'namespaces']), rule(READ, ['extensions'], ['deployments'])]),
     clusterRole('system:node-problem-detector', [rule(['get'], [''], ['nodes']), rule(['patch'], [''], ['nodes/status']), EVENTS]),
     clusterRole('system:kubelet-api-admin', [rule(['get', 'list', 'watch', 'proxy'], [''], ['nodes']), rule(['*'], [''], ['nodes/proxy', 'nodes/metrics', 'nodes/stats', 'nodes/log'])]),
-    clusterRole('system:node', [
-      rule(REVIEW, ['authentication.k8s.io'], ['tokenreviews']),
-      rule(REVIEW, ['authorization.k8s.io'], ['subjectaccessreviews', 'localsubjectaccessreviews']),
-      rule(READ, [''], ['services']),
-      rule(['create', 'get', 'list', 'watch'], [''], ['nodes']),
-      rule(['update', 'patch'], [''], ['nodes/status']),
-      rule(['update', 'patch'], [''], ['nodes']),
-      rule(['create', 'update', 'patch'], [''], ['events']),
-      rule(READ, [''], ['pods']),
-      rule(['create', 'delete'], [''], ['pods']),
-      rule(['update', 'patch'], [''], ['pods/status']),
-      rule(['create'], [''], ['pods/eviction']),
-      rule(READ, [''], ['secrets', 'configmaps']),
-      rule(['get'], [''], ['persistentvolumeclaims', 'persistentvolumes']),
-      rule(['get'], [''], ['endpoints']),
-      rule(['create', 'get', 'list', 'watch'], ['certificates.k8s.io'], ['certificatesigningrequests']),
-      rule(['get', 'create', 'update', 'patch', 'delete'], [LEASES], ['leases']),
-      rule(['get'], ['storage.k8s.io'], ['volumeattachments']),
-      rule(['create'], [''], ['serviceaccounts/token']),
-      rule(['get', 'update', 'patch'], [''], ['persistentvolumeclaims/status']),
-      rule(READ, ['storage.k8s.io'], ['csidrivers']),
-      rule(['get', 'create', 'update', 'patch', 'delete'], ['storage.k8s.io'], ['csinodes']),
-      rule(READ, ['node.k8s.io'], ['runtimeclasses']),
-    ]),
+    clusterRole('system:node', nodeRules()),
     clusterRole('system:node-bootstrapper', [rule(['create', 'get', 'list', 'watch'], ['certificates.k8s.io'], ['certificatesigningrequests'])]),
     clusterRole('system:node-proxier', [
       rule(['list', 'watch'], [''], ['services', 'endpoints']),
