@@ -4,11 +4,13 @@
  * the answer depends on the incoming pod only through its namespace, its
  * labels and its namespace's labels, so those form the key, and each cycle
  * re-matches only the nodes whose NodeInfo generation changed since the last
- * (replicas of one workload hit the same entry). A few entries are kept (LRU).
+ * (replicas of one workload hit the same entry; with the snapshot's change
+ * feed only those nodes are visited). A few entries are kept (LRU).
  */
 import type { Labels } from '../../../machinery/selectors/label-selector.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { affinityTermMatches, type Pod } from '../../framework/types.js';
+import { ChangedNodes, type ChangeFeed } from '../helper/changed-nodes.js';
 
 interface NodeEntry {
   generation: number;
@@ -22,9 +24,12 @@ class PodShapeCounts {
   /** topologyKey → value → count, positive counts only. */
   readonly positive = new Map<string, Map<string, number>>();
   private stamp = 0;
+  private readonly changes = new ChangedNodes();
 
-  update(nodes: readonly NodeInfo[], pod: Pod, namespaceLabels: Labels | undefined): void {
+  /** `all`: the nodes holding pods with required anti-affinity; the feed's changed nodes may hold none (any more). */
+  update(all: readonly NodeInfo[], pod: Pod, namespaceLabels: Labels | undefined, feed: ChangeFeed | undefined): void {
     const stamp = ++this.stamp;
+    const { nodes, full } = this.changes.visit(all, feed);
     let visited = 0;
     for (const nodeInfo of nodes) {
       const node = nodeInfo.node;
@@ -47,6 +52,11 @@ class PodShapeCounts {
           }
         }
       }
+      if (!full && nodeInfo.podsWithRequiredAntiAffinity.length === 0) {
+        // Not (or no longer) one of `all`: drop it as a full walk would.
+        if (entry !== undefined) this.nodes.delete(name);
+        continue;
+      }
       if (entry === undefined) {
         visited++;
         this.nodes.set(name, { generation: nodeInfo.generation, pairs, stamp });
@@ -56,7 +66,7 @@ class PodShapeCounts {
       }
       this.apply(pairs, 1);
     }
-    if (visited === this.nodes.size) return;
+    if (!full || visited === this.nodes.size) return;
     for (const [name, entry] of this.nodes) {
       if (entry.stamp === stamp) continue;
       this.apply(entry.pairs, -1);
@@ -89,7 +99,7 @@ export class ExistingAntiAffinityCache {
   constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
 
   /** topologyKey → value → pods whose required anti-affinity selects `pod`, over `nodes`; read it before the next call. */
-  counts(nodes: readonly NodeInfo[], pod: Pod, namespaceLabels: Labels | undefined): ReadonlyMap<string, ReadonlyMap<string, number>> {
+  counts(nodes: readonly NodeInfo[], pod: Pod, namespaceLabels: Labels | undefined, feed?: ChangeFeed): ReadonlyMap<string, ReadonlyMap<string, number>> {
     const key = shapeKey(pod, namespaceLabels);
     let entry = this.entries.get(key);
     if (entry === undefined) {
@@ -99,7 +109,7 @@ export class ExistingAntiAffinityCache {
       this.entries.delete(key);
     }
     this.entries.set(key, entry);
-    entry.update(nodes, pod, namespaceLabels);
+    entry.update(nodes, pod, namespaceLabels, feed);
     return entry.positive;
   }
 }

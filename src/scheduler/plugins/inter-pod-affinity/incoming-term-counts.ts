@@ -3,12 +3,13 @@
  * value of the term's topology key, kept up to date across scheduling cycles:
  * each cycle re-counts only the nodes whose NodeInfo generation changed since
  * the last (generations are process-wide and bumped by every change to a node
- * or its pods), so that PreFilter no longer matches every pod of the cluster
+ * or its pods; with the snapshot's change feed it visits only those nodes), so that PreFilter no longer matches every pod of the cluster
  * for each pod to schedule. Entries are keyed by the term (namespaces,
  * selector, topology key); a few are kept (LRU).
  */
 import type { NodeInfo } from '../../framework/node-info.js';
 import type { AffinityTerm } from '../../framework/types.js';
+import { ChangedNodes, type ChangeFeed } from '../helper/changed-nodes.js';
 import type { PodMatcher } from './filtering.js';
 
 interface NodeEntry {
@@ -23,9 +24,11 @@ class TermCounts {
   /** Topology value → matching pods, only values with a positive count. */
   readonly positive = new Map<string, number>();
   private stamp = 0;
+  private readonly changes = new ChangedNodes();
 
-  update(nodes: readonly NodeInfo[], topologyKey: string, matches: PodMatcher): void {
+  update(all: readonly NodeInfo[], topologyKey: string, matches: PodMatcher, feed: ChangeFeed | undefined): void {
     const stamp = ++this.stamp;
+    const { nodes, full } = this.changes.visit(all, feed);
     let visited = 0;
     for (const nodeInfo of nodes) {
       const node = nodeInfo.node;
@@ -54,7 +57,7 @@ class TermCounts {
         this.apply(entry, 1);
       }
     }
-    if (visited === this.nodes.size) return;
+    if (!full || visited === this.nodes.size) return;
     for (const [name, entry] of this.nodes) {
       if (entry.stamp === stamp) continue;
       this.apply(entry, -1);
@@ -85,7 +88,7 @@ export class IncomingTermCounts {
   constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
 
   /** Topology value → pods over `nodes` that `matches` (the compiled `term`), positive counts only; read it before the next call. */
-  counts(nodes: readonly NodeInfo[], term: AffinityTerm, matches: PodMatcher): ReadonlyMap<string, number> {
+  counts(nodes: readonly NodeInfo[], term: AffinityTerm, matches: PodMatcher, feed?: ChangeFeed): ReadonlyMap<string, number> {
     const key = termKey(term);
     let entry = this.entries.get(key);
     if (entry === undefined) {
@@ -95,7 +98,7 @@ export class IncomingTermCounts {
       this.entries.delete(key);
     }
     this.entries.set(key, entry);
-    entry.update(nodes, term.topologyKey, matches);
+    entry.update(nodes, term.topologyKey, matches, feed);
     return entry.positive;
   }
 }
