@@ -323,6 +323,7 @@ class FrameworkImpl implements Framework {
     let returnStatus: Status | undefined;
     const rejectors = new Set<string>();
     state.skipFilterPlugins.clear();
+    if (this.activeFiltersState === state) this.activeFiltersState = undefined;
     for (const pl of this.preFilterPlugins) {
       let outcome;
       try {
@@ -385,9 +386,25 @@ class FrameworkImpl implements Framework {
     return undefined;
   }
 
+  /** The filter plugins a cycle runs (PreFilter's Skips left out), worked out once per CycleState instead of per node. */
+  private activeFilters(state: CycleState): readonly FilterPlugin[] {
+    const skip = state.skipFilterPlugins;
+    if (skip.size === 0) return this.filterPlugins;
+    if (this.activeFiltersState === state && this.activeFiltersSkipSize === skip.size) return this.activeFiltersList;
+    this.activeFiltersList = this.filterPlugins.filter((pl) => !skip.has(pl.name));
+    this.activeFiltersState = state;
+    this.activeFiltersSkipSize = skip.size;
+    return this.activeFiltersList;
+  }
+
+  private activeFiltersState: CycleState | undefined;
+  private activeFiltersSkipSize = 0;
+  private activeFiltersList: readonly FilterPlugin[] = [];
+
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): PluginStatus {
-    for (const pl of this.filterPlugins) {
-      if (state.skipFilterPlugins.size > 0 && state.skipFilterPlugins.has(pl.name)) continue;
+    const plugins = this.activeFilters(state);
+    for (let i = 0; i < plugins.length; i++) {
+      const pl = plugins[i]!;
       let status: PluginStatus;
       try {
         status = pl.filter(state, pod, nodeInfo);
