@@ -125,6 +125,20 @@ describe('event recorder', () => {
     assert.ok(warnings.includes('event queue is full; dropping event'));
   });
 
+  it('logs dropped Events once per 10 s, not once each', async () => {
+    const client = newFakeClient();
+    const warnings: Array<{ dropped: number }> = [];
+    const logger = { warn: (o: { dropped: number }) => void warnings.push(o) } as unknown as import('../../machinery/logger.js').Logger;
+    let clock = 1_700_000_000_000;
+    const sink = newEventRecorderFactory(client, { logger, maxQueued: 1, now: () => clock });
+    const r = sink.recorderFor('c');
+    for (const m of ['1', '2', '3', '4', '5']) r.event(rs, 'Normal', 'R', m);
+    clock += 10_000;
+    r.event(rs, 'Normal', 'R', '6');
+    await sink.shutdown();
+    assert.deepEqual(warnings.map((w) => w.dropped), [1, 4]);
+  });
+
   it('gives Events recorded in the same millisecond distinct names', async () => {
     const client = newFakeClient();
     const sink = newEventRecorderFactory(client, { now: () => 1_700_000_000_000 });

@@ -84,6 +84,7 @@ export function newEventRecorderFactory(client: Client, options: EventRecorderOp
   let draining: Promise<void> | undefined;
   let stopped = false;
   let dropped = 0;
+  let lastDropLogAt = 0;
   let sequence = 0;
 
   const uniqueSuffix = (at: number): string => (BigInt(at) * 1_000_000n + BigInt(sequence++ % 1_000_000)).toString(16);
@@ -163,7 +164,11 @@ export function newEventRecorderFactory(client: Client, options: EventRecorderOp
     if (stopped) return;
     if (queue.length >= maxQueued) {
       dropped++;
-      log?.warn({ dropped, reason: p.reason }, 'event queue is full; dropping event');
+      // Once it is full it tends to stay full: a line per dropped Event would cost more than the Events (at most one every 10 s, with the total).
+      if (dropped === 1 || p.at - lastDropLogAt >= 10_000) {
+        lastDropLogAt = p.at;
+        log?.warn({ dropped, reason: p.reason }, 'event queue is full; dropping event');
+      }
       return;
     }
     queue.push(p);

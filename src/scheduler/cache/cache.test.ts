@@ -307,6 +307,71 @@ describe('SchedulerCache snapshots', () => {
     assert.deepEqual(snapshot.nodeInfos().havePodsWithAffinityList(), []);
   });
 
+  it('tells which NodeInfos changed since an earlier generation, until nodes come or go', () => {
+    const cache = newSchedulerCache();
+    for (const n of ['n1', 'n2', 'n3']) cache.addNode(makeNode(n));
+    const snapshot = fresh(cache) as CacheSnapshot;
+    assert.equal(snapshot.changedSince(-1).changed, undefined, 'no earlier answer: walk everything');
+    const g0 = snapshot.changedSince(-1).generation;
+    assert.deepEqual(snapshot.changedSince(g0).changed, []);
+    cache.addPod(makePod('a', 'n2'));
+    cache.updateSnapshot(snapshot);
+    const after1 = snapshot.changedSince(g0);
+    assert.deepEqual(names(after1.changed!), ['n2']);
+    assert.equal(after1.changed![0], snapshot.get('n2'), 'the snapshot\'s own NodeInfo');
+    cache.addPod(makePod('b', 'n3'));
+    cache.updateSnapshot(snapshot);
+    cache.updateSnapshot(snapshot);
+    assert.deepEqual(names([...snapshot.changedSince(g0).changed!]).sort(), ['n2', 'n3'], 'over several updates');
+    assert.deepEqual(names(snapshot.changedSince(after1.generation).changed!), ['n3']);
+    assert.equal(snapshot.changedSince(snapshot.generation + 5).changed, undefined, 'a generation from elsewhere');
+    const g2 = snapshot.generation;
+    cache.addNode(makeNode('n4'));
+    cache.updateSnapshot(snapshot);
+    assert.equal(snapshot.changedSince(g2).changed, undefined, 'a node came: walk everything');
+    const g3 = snapshot.generation;
+    cache.removeNode(makeNode('n1'));
+    cache.updateSnapshot(snapshot);
+    assert.equal(snapshot.changedSince(g3).changed, undefined, 'a node went: walk everything');
+  });
+
+  it('forgets changes beyond its log: an old generation gets a full walk', () => {
+    const cache = newSchedulerCache();
+    cache.addNode(makeNode('n1'));
+    const snapshot = fresh(cache) as CacheSnapshot;
+    const old = snapshot.generation;
+    for (let i = 0; i < 300; i++) {
+      cache.addPod(makePod(`p${i}`, 'n1'));
+      cache.updateSnapshot(snapshot);
+    }
+    assert.equal(snapshot.changedSince(old).changed, undefined);
+    const recent = snapshot.generation;
+    cache.addPod(makePod('last', 'n1'));
+    cache.updateSnapshot(snapshot);
+    assert.deepEqual(names(snapshot.changedSince(recent).changed!), ['n1']);
+  });
+
+  it('patches the affinity lists without rebuilding them, and never changes a list handed out', () => {
+    const cache = newSchedulerCache();
+    for (const n of ['n1', 'n2', 'n3']) cache.addNode(makeNode(n));
+    const snapshot = fresh(cache);
+    cache.addPod(makePod('anti1', 'n3', { antiAffinity: true }));
+    cache.updateSnapshot(snapshot);
+    const before = snapshot.havePodsWithRequiredAntiAffinityList();
+    cache.addPod(makePod('anti2', 'n1', { antiAffinity: true }));
+    cache.addPod(makePod('anti3', 'n3', { antiAffinity: true }));
+    cache.updateSnapshot(snapshot);
+    assert.deepEqual(names(before), ['n3']);
+    assert.deepEqual(names([...snapshot.havePodsWithRequiredAntiAffinityList()]).sort(), ['n1', 'n3']);
+    cache.removePod(makePod('anti1', 'n3', { antiAffinity: true }));
+    cache.updateSnapshot(snapshot);
+    assert.deepEqual(names([...snapshot.havePodsWithRequiredAntiAffinityList()]).sort(), ['n1', 'n3'], 'n3 still holds anti3');
+    cache.removePod(makePod('anti3', 'n3', { antiAffinity: true }));
+    cache.updateSnapshot(snapshot);
+    assert.deepEqual(names(snapshot.havePodsWithRequiredAntiAffinityList()), ['n1']);
+    assert.deepEqual(names(snapshot.havePodsWithAffinityList()), ['n1']);
+  });
+
   it('refuses a snapshot it did not make', () => {
     const cache = newSchedulerCache();
     const foreign = { numNodes: 0, generation: 0 } as unknown as Snapshot;

@@ -195,7 +195,9 @@ export class Cache implements SchedulerCache {
     if (!(snapshot instanceof CacheSnapshot)) throw new Error('updateSnapshot needs a snapshot made by newSnapshot()');
     const since = snapshot.generation;
     let nodesChanged = this.treeGeneration > since;
-    let affinityChanged = false;
+    const changed: NodeInfo[] = [];
+    /** Existing NodeInfos whose affinity-list membership may have flipped, with what they had before. */
+    const affinityFlips: Array<{ info: NodeInfo; hadAffinity: boolean; hadAnti: boolean }> = [];
     for (let item = this.head; item !== undefined && item.info.generation > since; item = item.next) {
       if (item.info.node === undefined) continue;
       const clone = item.info.clone();
@@ -206,10 +208,14 @@ export class Cache implements SchedulerCache {
         nodesChanged = true;
         continue;
       }
-      if ((existing.podsWithAffinity.length > 0) !== (clone.podsWithAffinity.length > 0)) affinityChanged = true;
-      if ((existing.podsWithRequiredAntiAffinity.length > 0) !== (clone.podsWithRequiredAntiAffinity.length > 0)) affinityChanged = true;
+      const hadAffinity = existing.podsWithAffinity.length > 0;
+      const hadAnti = existing.podsWithRequiredAntiAffinity.length > 0;
+      if (hadAffinity !== clone.podsWithAffinity.length > 0 || hadAnti !== clone.podsWithRequiredAntiAffinity.length > 0) {
+        affinityFlips.push({ info: existing, hadAffinity, hadAnti });
+      }
       // Keep the object: the snapshot's lists hold it.
       Object.assign(existing, clone);
+      changed.push(existing);
     }
     if (this.imagesGeneration > since) {
       for (const [name, state] of this.imageStates) {
@@ -223,6 +229,7 @@ export class Cache implements SchedulerCache {
         if (this.nodes.get(name)?.info.node === undefined) snapshot.nodeInfoMap.delete(name);
       }
     }
+    let listRebuilt = false;
     if (nodesChanged || snapshot.nodeInfoList.length !== this.nodeTree.numNodes) {
       const list: NodeInfo[] = [];
       for (const name of this.nodeTree.list()) {
@@ -230,11 +237,16 @@ export class Cache implements SchedulerCache {
         if (info !== undefined) list.push(info);
       }
       snapshot.nodeInfoList = list;
-      affinityChanged = true;
+      snapshot.rebuildAffinityLists();
+      listRebuilt = true;
+    } else {
+      for (const flip of affinityFlips) snapshot.patchAffinityLists(flip.info, flip.hadAffinity, flip.hadAnti);
     }
-    if (affinityChanged) snapshot.rebuildAffinityLists();
     // Everything up to now is in; any later change gets a larger generation.
-    snapshot.generation = nextGeneration();
+    const generation = nextGeneration();
+    snapshot.recordUpdate(since, changed, listRebuilt);
+    snapshot.generation = generation;
+    snapshot.startLogAt(generation);
   }
 
   nodeCount(): number {

@@ -178,6 +178,22 @@ export interface NodeInfoLister {
   /** Nodes that hold at least one pod with a required anti-affinity term. */
   havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
   get(nodeName: string): NodeInfo | undefined;
+  /**
+   * What changed since an earlier answer, for plugins that keep per-node
+   * counts across cycles: `changed` holds the NodeInfos whose pods or node
+   * changed after generation `since` (a `generation` this method returned
+   * before), or is undefined when the lister cannot tell (nodes were added
+   * or removed, `since` is too old, or it is -1): then walk every node.
+   * Optional: a lister without it makes such plugins walk every node each time.
+   */
+  changedSince?(since: number): NodeInfoChanges;
+}
+
+/** See {@link NodeInfoLister.changedSince}. */
+export interface NodeInfoChanges {
+  /** Pass it as `since` next time. */
+  readonly generation: number;
+  readonly changed: readonly NodeInfo[] | undefined;
 }
 
 export interface SharedLister {

@@ -27,7 +27,8 @@ export function newResource(): Resource {
 }
 
 export function cloneResource(r: Resource): Resource {
-  return { ...r, scalar: new Map(r.scalar) };
+  // One object shape for every Resource (a spread would give clones another): Filter reads them per node.
+  return { milliCPU: r.milliCPU, memory: r.memory, ephemeralStorage: r.ephemeralStorage, allowedPodNumber: r.allowedPodNumber, scalar: new Map(r.scalar) };
 }
 
 /** A Resource from a resource list (requests, limits, overhead, node.status.allocatable). Unparsable quantities count 0. */

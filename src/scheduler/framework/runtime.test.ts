@@ -274,6 +274,13 @@ describe('framework runtime: scoring', () => {
     fwk = newFramework({ ...base, E: () => fakePlugin('E', { score: () => new Status(Code.Error, ['nope']) }) }, profile({ multiPoint: { enabled: names('E') } }), handleParts());
     out = fwk.runScorePlugins(new CycleState(), makePod('p'), nodes);
     assert.equal(out.status?.message(), 'plugin "E" failed with: nope');
+    // Scored node by node: the first plugin in order that failed is reported, even when a later one failed on an earlier node.
+    const failsOn = (name: string, node: string): PluginFactory => () =>
+      fakePlugin(name, { score: (_s: CycleState, _p: unknown, n: { name: string }) => (n.name === node ? new Status(Code.Error, [`${name} on ${node}`]) : 1) });
+    fwk = newFramework({ ...base, F1: failsOn('F1', nodes[1]!.name), F2: failsOn('F2', nodes[0]!.name) }, profile({ multiPoint: { enabled: names('F1', 'F2') } }), handleParts());
+    out = fwk.runScorePlugins(new CycleState(), makePod('p'), nodes);
+    assert.equal(out.status?.message(), `plugin "F1" failed with: F1 on ${nodes[1]!.name}`);
+    assert.deepEqual(out.scores, []);
     fwk = newFramework({ ...base, P: () => fakePlugin('P', { preScore: () => new Status(Code.Error, ['nope']), score: () => 1 }) }, profile({ multiPoint: { enabled: names('P') } }), handleParts());
     assert.equal(fwk.runPreScorePlugins(new CycleState(), makePod('p'), nodes)?.message(), 'running PreScore plugin "P": nope');
   });

@@ -323,6 +323,7 @@ class FrameworkImpl implements Framework {
     let returnStatus: Status | undefined;
     const rejectors = new Set<string>();
     state.skipFilterPlugins.clear();
+    if (this.activeFiltersState === state) this.activeFiltersState = undefined;
     for (const pl of this.preFilterPlugins) {
       let outcome;
       try {
@@ -385,9 +386,25 @@ class FrameworkImpl implements Framework {
     return undefined;
   }
 
+  /** The filter plugins a cycle runs (PreFilter's Skips left out), worked out once per CycleState instead of per node. */
+  private activeFilters(state: CycleState): readonly FilterPlugin[] {
+    const skip = state.skipFilterPlugins;
+    if (skip.size === 0) return this.filterPlugins;
+    if (this.activeFiltersState === state && this.activeFiltersSkipSize === skip.size) return this.activeFiltersList;
+    this.activeFiltersList = this.filterPlugins.filter((pl) => !skip.has(pl.name));
+    this.activeFiltersState = state;
+    this.activeFiltersSkipSize = skip.size;
+    return this.activeFiltersList;
+  }
+
+  private activeFiltersState: CycleState | undefined;
+  private activeFiltersSkipSize = 0;
+  private activeFiltersList: readonly FilterPlugin[] = [];
+
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): PluginStatus {
-    for (const pl of this.filterPlugins) {
-      if (state.skipFilterPlugins.size > 0 && state.skipFilterPlugins.has(pl.name)) continue;
+    const plugins = this.activeFilters(state);
+    for (let i = 0; i < plugins.length; i++) {
+      const pl = plugins[i]!;
       let status: PluginStatus;
       try {
         status = pl.filter(state, pod, nodeInfo);
@@ -468,31 +485,44 @@ class FrameworkImpl implements Framework {
     const plugins = this.scorePlugins.filter((pl) => !state.skipScorePlugins.has(pl.name));
     const n = nodes.length;
     // Raw scores per plugin as plain numbers; NodeScore objects only for plugins that normalize (hot path: 5 plugins × 500 nodes a pod).
-    const perPlugin: Float64Array[] = [];
-    for (const pl of plugins) {
-      const scores = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
+    // Node by node, every plugin in turn (as upstream's parallel loop): a NodeInfo is fetched into the CPU cache once, not once per plugin.
+    const perPlugin: Float64Array[] = plugins.map(() => new Float64Array(n));
+    const failures: Array<Status | undefined> = [];
+    let failed = false;
+    for (let i = 0; i < n; i++) {
+      const nodeInfo = nodes[i]!;
+      for (let p = 0; p < plugins.length; p++) {
         let score: number | Status;
         try {
-          score = pl.score(state, pod, nodes[i]!);
+          score = plugins[p]!.score(state, pod, nodeInfo);
         } catch (e: unknown) {
           score = errorStatus(e);
         }
         if (typeof score !== 'number') {
-          if (score.code !== Code.Success) return { scores: [], status: wrapError(`plugin "${pl.name}" failed with`, score, pl.name) };
+          if (score.code !== Code.Success) {
+            failures[p] ??= score;
+            failed = true;
+          }
           score = 0;
         }
-        scores[i] = score;
+        perPlugin[p]![i] = score;
       }
+    }
+    if (failed) {
+      // The first plugin (in order) that failed, with its first failure.
+      const p = failures.findIndex((f) => f !== undefined);
+      return { scores: [], status: wrapError(`plugin "${plugins[p]!.name}" failed with`, failures[p]!, plugins[p]!.name) };
+    }
+    for (let p = 0; p < plugins.length; p++) {
+      const pl = plugins[p]!;
       const ext = pl.scoreExtensions?.();
-      if (ext !== undefined) {
-        const list: NodeScore[] = [];
-        for (let i = 0; i < n; i++) list.push({ name: nodes[i]!.name, score: scores[i]! });
-        const status = safe(() => ext.normalizeScore(state, pod, list));
-        if (!isSuccess(status)) return { scores: [], status: wrapError(`plugin "${pl.name}" failed with`, status!, pl.name) };
-        for (let i = 0; i < n; i++) scores[i] = list[i]!.score;
-      }
-      perPlugin.push(scores);
+      if (ext === undefined) continue;
+      const scores = perPlugin[p]!;
+      const list: NodeScore[] = [];
+      for (let i = 0; i < n; i++) list.push({ name: nodes[i]!.name, score: scores[i]! });
+      const status = safe(() => ext.normalizeScore(state, pod, list));
+      if (!isSuccess(status)) return { scores: [], status: wrapError(`plugin "${pl.name}" failed with`, status!, pl.name) };
+      for (let i = 0; i < n; i++) scores[i] = list[i]!.score;
     }
     const weights = plugins.map((pl) => this.weights.get(pl.name) ?? 1);
     const pluginNames = plugins.map((pl) => pl.name);

@@ -54,10 +54,13 @@ export function podRequestList(pod: Pod, resources: readonly ResourceSpec[], use
 
 const scratchArrays: [number[], number[]] = [[], []];
 
+/** A reused array of `length` (its values are all overwritten by the caller). */
 function scratch(which: 0 | 1, length: number): number[] {
   const array = scratchArrays[which];
-  array.length = length;
-  array.fill(0);
+  if (array.length !== length) {
+    array.length = 0;
+    for (let i = 0; i < length; i++) array.push(0);
+  }
   return array;
 }
 
@@ -104,7 +107,7 @@ export function scoreResourceAllocation(
           req = (nodeInfo.requested.scalar.get(name) ?? 0) + podRequest;
         }
     }
-    if (alloc === 0) continue;
+    if (alloc === 0) req = 0;
     allocatable[i] = alloc;
     requested[i] = req;
   }

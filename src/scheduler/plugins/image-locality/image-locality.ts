@@ -56,6 +56,8 @@ export class ImageLocality implements ScorePlugin {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
     let images = state.read<string[]>(IMAGES_KEY);
     if (images === undefined) state.write(IMAGES_KEY, (images = podImages(pod)));
+    // A node that reports no images scores as a sum of 0 (most nodes, every node without a kubelet).
+    if (nodeInfo.imageStates.size === 0) return calculatePriority(0, images.length);
     const totalNumNodes = this.handle.snapshot.nodeInfos().list().length;
     let sum = 0;
     if (totalNumNodes > 0) {

@@ -2,69 +2,61 @@
  * The topology pairs where existing pods' required anti-affinity terms select
  * the incoming pod, kept across scheduling cycles for pods that look alike:
  * the answer depends on the incoming pod only through its namespace, its
- * labels and its namespace's labels, so those form the key, and each cycle
- * re-matches only the nodes whose NodeInfo generation changed since the last
- * (replicas of one workload hit the same entry). A few entries are kept (LRU).
+ * labels and its namespace's labels, so those form the key (replicas of one
+ * workload hit the same entry). With the snapshot's change feed
+ * (NodeInfoLister.changedSince) each cycle re-matches only the nodes that
+ * changed since the last; without one (or when the feed cannot tell) every
+ * node is matched afresh. Only nodes with matching terms are remembered. A
+ * few entries are kept (LRU).
  */
 import type { Labels } from '../../../machinery/selectors/label-selector.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { affinityTermMatches, type Pod } from '../../framework/types.js';
+import { ChangedNodes, type ChangeFeed } from '../helper/changed-nodes.js';
 
-interface NodeEntry {
-  generation: number;
-  /** One [topologyKey, value] per matching term of the node's pods. */
-  pairs: Array<readonly [string, string]>;
-  stamp: number;
-}
+type Pairs = ReadonlyArray<readonly [string, string]>;
 
 class PodShapeCounts {
-  private readonly nodes = new Map<string, NodeEntry>();
+  /** Node name → one [topologyKey, value] per matching term of the node's pods; only nodes with some. */
+  private readonly nodes = new Map<string, Pairs>();
   /** topologyKey → value → count, positive counts only. */
   readonly positive = new Map<string, Map<string, number>>();
-  private stamp = 0;
+  private readonly changes = new ChangedNodes();
 
-  update(nodes: readonly NodeInfo[], pod: Pod, namespaceLabels: Labels | undefined): void {
-    const stamp = ++this.stamp;
-    let visited = 0;
+  /** `all`: the nodes holding pods with required anti-affinity; the feed's changed nodes may hold none (any more). */
+  update(all: readonly NodeInfo[], pod: Pod, namespaceLabels: Labels | undefined, feed: ChangeFeed | undefined): void {
+    const { nodes, full } = this.changes.visit(all, feed);
+    if (full) {
+      this.nodes.clear();
+      this.positive.clear();
+    }
     for (const nodeInfo of nodes) {
       const node = nodeInfo.node;
       if (node === undefined) continue;
       const name = node.metadata.name ?? '';
-      const entry = this.nodes.get(name);
-      if (entry !== undefined) {
-        visited++;
-        entry.stamp = stamp;
-        if (entry.generation === nodeInfo.generation) continue;
-        this.apply(entry.pairs, -1);
-      }
-      const labels = node.metadata.labels;
-      const pairs: Array<readonly [string, string]> = [];
-      if (labels !== undefined) {
-        for (const existing of nodeInfo.podsWithRequiredAntiAffinity) {
-          for (const term of existing.requiredAntiAffinityTerms) {
-            if (!Object.hasOwn(labels, term.topologyKey)) continue;
-            if (affinityTermMatches(term, pod, namespaceLabels)) pairs.push([term.topologyKey, labels[term.topologyKey]!]);
-          }
+      if (!full) {
+        const before = this.nodes.get(name);
+        if (before !== undefined) {
+          this.apply(before, -1);
+          this.nodes.delete(name);
         }
       }
-      if (entry === undefined) {
-        visited++;
-        this.nodes.set(name, { generation: nodeInfo.generation, pairs, stamp });
-      } else {
-        entry.generation = nodeInfo.generation;
-        entry.pairs = pairs;
+      const labels = node.metadata.labels;
+      if (labels === undefined || nodeInfo.podsWithRequiredAntiAffinity.length === 0) continue;
+      let pairs: Array<readonly [string, string]> | undefined;
+      for (const existing of nodeInfo.podsWithRequiredAntiAffinity) {
+        for (const term of existing.requiredAntiAffinityTerms) {
+          if (!Object.hasOwn(labels, term.topologyKey)) continue;
+          if (affinityTermMatches(term, pod, namespaceLabels)) (pairs ??= []).push([term.topologyKey, labels[term.topologyKey]!]);
+        }
       }
+      if (pairs === undefined) continue;
+      this.nodes.set(name, pairs);
       this.apply(pairs, 1);
-    }
-    if (visited === this.nodes.size) return;
-    for (const [name, entry] of this.nodes) {
-      if (entry.stamp === stamp) continue;
-      this.apply(entry.pairs, -1);
-      this.nodes.delete(name);
     }
   }
 
-  private apply(pairs: ReadonlyArray<readonly [string, string]>, sign: 1 | -1): void {
+  private apply(pairs: Pairs, sign: 1 | -1): void {
     for (const [key, value] of pairs) {
       let values = this.positive.get(key);
       if (values === undefined) this.positive.set(key, (values = new Map()));
@@ -89,7 +81,7 @@ export class ExistingAntiAffinityCache {
   constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
 
   /** topologyKey → value → pods whose required anti-affinity selects `pod`, over `nodes`; read it before the next call. */
-  counts(nodes: readonly NodeInfo[], pod: Pod, namespaceLabels: Labels | undefined): ReadonlyMap<string, ReadonlyMap<string, number>> {
+  counts(nodes: readonly NodeInfo[], pod: Pod, namespaceLabels: Labels | undefined, feed?: ChangeFeed): ReadonlyMap<string, ReadonlyMap<string, number>> {
     const key = shapeKey(pod, namespaceLabels);
     let entry = this.entries.get(key);
     if (entry === undefined) {
@@ -99,7 +91,7 @@ export class ExistingAntiAffinityCache {
       this.entries.delete(key);
     }
     this.entries.set(key, entry);
-    entry.update(nodes, pod, namespaceLabels);
+    entry.update(nodes, pod, namespaceLabels, feed);
     return entry.positive;
   }
 }

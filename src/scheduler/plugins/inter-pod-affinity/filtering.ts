@@ -14,6 +14,7 @@ import type { StateData } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { affinityTermMatches, type AffinityTerm, type Node, type Pod, type PodInfo } from '../../framework/types.js';
 import { compileLabelSelector } from '../pod-topology-spread/label-matcher.js';
+import type { ChangeFeed } from '../helper/changed-nodes.js';
 import type { ExistingAntiAffinityCache } from './existing-anti-affinity-cache.js';
 import type { IncomingTermCounts } from './incoming-term-counts.js';
 import { TopologyPairCounts, TopologyValueIds } from './topology-pair-counts.js';
@@ -137,10 +138,12 @@ export function existingAntiAffinityCounts(
   ids = new TopologyValueIds(),
   /** Counts carried across cycles for pods of the same namespace and labels; without it every term is matched. */
   cache?: ExistingAntiAffinityCache,
+  /** The changes of the snapshot `nodes` come from (the cache then visits only changed nodes). */
+  feed?: ChangeFeed,
 ): TopologyPairCounts {
   const counts = new TopologyPairCounts(ids);
   if (cache !== undefined) {
-    for (const [key, values] of cache.counts(nodes, pod, namespaceLabels)) for (const [value, num] of values) counts.add(key, value, num);
+    for (const [key, values] of cache.counts(nodes, pod, namespaceLabels, feed)) for (const [value, num] of values) counts.add(key, value, num);
     return counts;
   }
   for (const nodeInfo of nodes) {
@@ -163,6 +166,8 @@ export function incomingAffinityAntiAffinityCounts(
   ids = new TopologyValueIds(),
   /** Anti-affinity counts carried across cycles (re-counting only changed nodes); without it every pod is matched. */
   cache?: IncomingTermCounts,
+  /** The changes of the snapshot `nodes` come from (the cache then visits only changed nodes). */
+  feed?: ChangeFeed,
 ): { affinity: TopologyPairCounts; antiAffinity: TopologyPairCounts } {
   const affinity = new TopologyPairCounts(ids);
   const antiAffinity = new TopologyPairCounts(ids);
@@ -170,9 +175,10 @@ export function incomingAffinityAntiAffinityCounts(
   if (requiredAffinityTerms.length === 0 && requiredAntiAffinityTerms.length === 0) return { affinity, antiAffinity };
   const walkAntiAffinity = requiredAntiAffinityTerms.length > 0 && cache === undefined;
   if (cache !== undefined) {
-    requiredAntiAffinityTerms.forEach((term, i) => {
-      for (const [value, count] of cache.counts(nodes, term, incoming.requiredAntiAffinityMatchers[i]!)) antiAffinity.add(term.topologyKey, value, count);
-    });
+    for (let i = 0; i < requiredAntiAffinityTerms.length; i++) {
+      const term = requiredAntiAffinityTerms[i]!;
+      for (const [value, count] of cache.counts(nodes, term, incoming.requiredAntiAffinityMatchers[i]!, feed)) antiAffinity.add(term.topologyKey, value, count);
+    }
   }
   if (requiredAffinityTerms.length === 0 && !walkAntiAffinity) return { affinity, antiAffinity };
   for (const nodeInfo of nodes) {

@@ -1,72 +1,63 @@
 /**
  * Pods matching one of the incoming pod's required anti-affinity terms, per
  * value of the term's topology key, kept up to date across scheduling cycles:
- * each cycle re-counts only the nodes whose NodeInfo generation changed since
- * the last (generations are process-wide and bumped by every change to a node
- * or its pods), so that PreFilter no longer matches every pod of the cluster
- * for each pod to schedule. Entries are keyed by the term (namespaces,
- * selector, topology key); a few are kept (LRU).
+ * with the snapshot's change feed (NodeInfoLister.changedSince) each cycle
+ * re-counts only the nodes that changed since the last, so that PreFilter no
+ * longer matches every pod of the cluster for each pod to schedule; without
+ * one (or when the feed cannot tell) it counts every node afresh. Only nodes
+ * with matching pods are remembered, so that a term seen for a few cycles
+ * (one group of replicas) costs one walk and little memory. Entries are keyed
+ * by the term (namespaces, selector, topology key); a few are kept (LRU).
  */
 import type { NodeInfo } from '../../framework/node-info.js';
 import type { AffinityTerm } from '../../framework/types.js';
+import { ChangedNodes, type ChangeFeed } from '../helper/changed-nodes.js';
 import type { PodMatcher } from './filtering.js';
 
-interface NodeEntry {
-  generation: number;
-  value: string | undefined;
-  count: number;
-  stamp: number;
+interface NodeCount {
+  readonly value: string;
+  readonly count: number;
 }
 
 class TermCounts {
-  private readonly nodes = new Map<string, NodeEntry>();
+  /** Node name → its matching pods, only nodes with some (and the term's topology key). */
+  private readonly nodes = new Map<string, NodeCount>();
   /** Topology value → matching pods, only values with a positive count. */
   readonly positive = new Map<string, number>();
-  private stamp = 0;
+  private readonly changes = new ChangedNodes();
 
-  update(nodes: readonly NodeInfo[], topologyKey: string, matches: PodMatcher): void {
-    const stamp = ++this.stamp;
-    let visited = 0;
+  update(all: readonly NodeInfo[], topologyKey: string, matches: PodMatcher, feed: ChangeFeed | undefined): void {
+    const { nodes, full } = this.changes.visit(all, feed);
+    if (full) {
+      this.nodes.clear();
+      this.positive.clear();
+    }
     for (const nodeInfo of nodes) {
       const node = nodeInfo.node;
       if (node === undefined) continue;
       const name = node.metadata.name ?? '';
-      const entry = this.nodes.get(name);
-      if (entry !== undefined) {
-        visited++;
-        entry.stamp = stamp;
-        if (entry.generation === nodeInfo.generation) continue;
-        this.apply(entry, -1);
+      if (!full) {
+        const before = this.nodes.get(name);
+        if (before !== undefined) {
+          this.apply(before.value, -before.count);
+          this.nodes.delete(name);
+        }
       }
       const labels = node.metadata.labels;
-      const value = labels !== undefined && Object.hasOwn(labels, topologyKey) ? labels[topologyKey]! : undefined;
+      if (labels === undefined || !Object.hasOwn(labels, topologyKey)) continue;
       let count = 0;
-      if (value !== undefined) for (const p of nodeInfo.pods) if (matches(p.pod)) count++;
-      if (entry === undefined) {
-        visited++;
-        const fresh: NodeEntry = { generation: nodeInfo.generation, value, count, stamp };
-        this.nodes.set(name, fresh);
-        this.apply(fresh, 1);
-      } else {
-        entry.generation = nodeInfo.generation;
-        entry.value = value;
-        entry.count = count;
-        this.apply(entry, 1);
-      }
-    }
-    if (visited === this.nodes.size) return;
-    for (const [name, entry] of this.nodes) {
-      if (entry.stamp === stamp) continue;
-      this.apply(entry, -1);
-      this.nodes.delete(name);
+      for (const p of nodeInfo.pods) if (matches(p.pod)) count++;
+      if (count === 0) continue;
+      const value = labels[topologyKey]!;
+      this.nodes.set(name, { value, count });
+      this.apply(value, count);
     }
   }
 
-  private apply(entry: NodeEntry, sign: 1 | -1): void {
-    if (entry.value === undefined || entry.count === 0) return;
-    const num = (this.positive.get(entry.value) ?? 0) + sign * entry.count;
-    if (num === 0) this.positive.delete(entry.value);
-    else this.positive.set(entry.value, num);
+  private apply(value: string, delta: number): void {
+    const num = (this.positive.get(value) ?? 0) + delta;
+    if (num === 0) this.positive.delete(value);
+    else this.positive.set(value, num);
   }
 }
 
@@ -85,7 +76,7 @@ export class IncomingTermCounts {
   constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
 
   /** Topology value → pods over `nodes` that `matches` (the compiled `term`), positive counts only; read it before the next call. */
-  counts(nodes: readonly NodeInfo[], term: AffinityTerm, matches: PodMatcher): ReadonlyMap<string, number> {
+  counts(nodes: readonly NodeInfo[], term: AffinityTerm, matches: PodMatcher, feed?: ChangeFeed): ReadonlyMap<string, number> {
     const key = termKey(term);
     let entry = this.entries.get(key);
     if (entry === undefined) {
@@ -95,7 +86,7 @@ export class IncomingTermCounts {
       this.entries.delete(key);
     }
     this.entries.set(key, entry);
-    entry.update(nodes, term.topologyKey, matches);
+    entry.update(nodes, term.topologyKey, matches, feed);
     return entry.positive;
   }
 }

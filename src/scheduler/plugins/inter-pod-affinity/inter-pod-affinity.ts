@@ -24,6 +24,7 @@ import type {
 import type { NodeInfo } from '../../framework/node-info.js';
 import { Code, errorStatus, skip, Status, type PluginStatus } from '../../framework/status.js';
 import { PodInfo, type Pod } from '../../framework/types.js';
+import { changeFeedOf } from '../helper/changed-nodes.js';
 import { parseInterPodAffinityArgs, type InterPodAffinityArgs } from './args.js';
 import { interPodAffinityEvents } from './events.js';
 import {
@@ -82,8 +83,11 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     // Values of deleted nodes stay interned: start afresh once they outnumber the live ones (earlier states keep their own).
     if (this.valueIds.size > 4 * nodes.length + 1024) this.valueIds = new TopologyValueIds();
     const ids = this.valueIds;
-    const existing = existingAntiAffinityCounts(pod, namespaceLabels, this.handle.snapshot.nodeInfos().havePodsWithRequiredAntiAffinityList(), ids, this.existingCounts);
-    const { affinity, antiAffinity } = incomingAffinityAntiAffinityCounts(incoming, nodes, ids, this.termCounts);
+    const lister = this.handle.snapshot.nodeInfos();
+    const feed = changeFeedOf(lister);
+    const existing = existingAntiAffinityCounts(pod, namespaceLabels, lister.havePodsWithRequiredAntiAffinityList(), ids, this.existingCounts, feed);
+    // The feed describes the snapshot's nodes: only for those.
+    const { affinity, antiAffinity } = incomingAffinityAntiAffinityCounts(incoming, nodes, ids, this.termCounts, nodes === lister.list() ? feed : undefined);
     if (existing.size === 0 && incoming.requiredAffinityTerms.length === 0 && incoming.requiredAntiAffinityTerms.length === 0) return { status: skip() };
     state.write(PRE_FILTER_STATE_KEY, new PreFilterState(incoming, namespaceLabels, existing, affinity, antiAffinity));
     return undefined;

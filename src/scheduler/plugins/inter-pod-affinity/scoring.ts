@@ -50,6 +50,16 @@ export interface ScoreOptions {
 
 /** Add what one existing pod on `node` contributes to the incoming pod's scores. */
 export function processExistingPod(score: TopologyScore, incoming: IncomingPreferredTerms, existing: PodInfo, node: Node, options: ScoreOptions): void {
+  // Most pods with affinity have only required anti-affinity, which does not score: nothing to match then.
+  if (
+    incoming.preferredAffinityTerms.length === 0 &&
+    incoming.preferredAntiAffinityTerms.length === 0 &&
+    (options.hardPodAffinityWeight <= 0 || existing.requiredAffinityTerms.length === 0) &&
+    existing.preferredAffinityTerms.length === 0 &&
+    existing.preferredAntiAffinityTerms.length === 0
+  ) {
+    return;
+  }
   const nodeLabels = node.metadata.labels;
   if (nodeLabels === undefined || Object.keys(nodeLabels).length === 0) return;
   // The incoming pod's terms have their namespaces resolved: no namespace labels needed for the existing pod.

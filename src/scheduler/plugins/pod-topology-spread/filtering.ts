@@ -16,6 +16,7 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import type { Node, Pod } from '../../framework/types.js';
 import { countPodsMatchSelector, matchNodeInclusionPolicies, needsInclusionCheck, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './constraints.js';
 import { requiredNodeAffinity, type RequiredNodeAffinity } from '../helper/node-selector.js';
+import type { ChangeFeed } from '../helper/changed-nodes.js';
 import type { SpreadCountsCache } from './spread-counts-cache.js';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilterPodTopologySpread';
@@ -121,13 +122,20 @@ export class PreFilterState implements StateData {
  * cache, constraints whose inclusion policies cannot exclude a node reuse the
  * counts of earlier cycles and re-count only the nodes that changed.
  */
-export function computePreFilterState(pod: Pod, constraints: readonly SpreadConstraint[], nodes: readonly NodeInfo[], cache?: SpreadCountsCache): PreFilterState {
+export function computePreFilterState(
+  pod: Pod,
+  constraints: readonly SpreadConstraint[],
+  nodes: readonly NodeInfo[],
+  cache?: SpreadCountsCache,
+  /** The changes of the snapshot `nodes` come from (the cache then visits only changed nodes). */
+  feed?: ChangeFeed,
+): PreFilterState {
   const requiredAffinity = requiredNodeAffinity(pod);
   const namespace = pod.metadata.namespace ?? '';
   // Most pods restrict no nodes and most constraints ignore taints: then no node needs the inclusion check.
   const checkInclusion = needsInclusionCheck(constraints, pod);
   const cached = constraints.map((_, i) => cache !== undefined && !checkInclusion[i]);
-  const matchNum = constraints.map((_, i) => (cached[i] ? cache!.counts(nodes, constraints, i, namespace) : new Map<string, number>()));
+  const matchNum = constraints.map((_, i) => (cached[i] ? cache!.counts(nodes, constraints, i, namespace, feed) : new Map<string, number>()));
   if (!cached.every(Boolean)) {
     for (const nodeInfo of nodes) {
       const node = nodeInfo.node;

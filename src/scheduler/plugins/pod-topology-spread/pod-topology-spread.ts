@@ -30,6 +30,7 @@ import { filterTopologySpreadConstraints, withSelector, type SpreadConstraint, t
 import { defaultSelector, type WorkloadIndexers } from './default-selector.js';
 import { podTopologySpreadEvents } from './events.js';
 import { computePreFilterState, ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, filterNode, PRE_FILTER_STATE_KEY, PreFilterState } from './filtering.js';
+import { changeFeedOf } from '../helper/changed-nodes.js';
 import { SpreadCountsCache } from './spread-counts-cache.js';
 import { computePreScoreState, nodeScore, normalizeScores, PRE_SCORE_STATE_KEY, type PreScoreState } from './scoring.js';
 
@@ -80,7 +81,10 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
       return { status: errorStatus(new Error(`get constraints from pod: ${kind}: ${describe(e)}`, { cause: e })) };
     }
     if (constraints.length === 0) return { status: skip() };
-    state.write(PRE_FILTER_STATE_KEY, computePreFilterState(pod, constraints, nodes, this.spreadCounts));
+    const lister = this.handle.snapshot.nodeInfos();
+    // The feed describes the snapshot's nodes: only for those.
+    const feed = nodes === lister.list() ? changeFeedOf(lister) : undefined;
+    state.write(PRE_FILTER_STATE_KEY, computePreFilterState(pod, constraints, nodes, this.spreadCounts, feed));
     return undefined;
   }
 

@@ -2,12 +2,14 @@
  * Matching-pod counts per topology value of one spread constraint, kept up
  * to date across scheduling cycles: each cycle re-counts only the nodes whose
  * NodeInfo generation changed since the last one (generations are
- * process-wide and bumped by every change to a node or its pods), so that
+ * process-wide and bumped by every change to a node or its pods; with the
+ * snapshot's change feed only those nodes are visited), so that
  * PreFilter no longer walks every pod of the cluster per pod to schedule.
  * Entries are keyed by namespace, selector, the constraint's topology key
  * and the topology keys a node needs to be eligible; a few are kept (LRU).
  */
 import type { NodeInfo } from '../../framework/node-info.js';
+import { ChangedNodes, type ChangeFeed } from '../helper/changed-nodes.js';
 import { countPodsMatchSelector, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './constraints.js';
 
 interface NodeEntry {
@@ -25,9 +27,11 @@ class ConstraintCounts {
   /** Topology value → eligible nodes (a value is a domain while it has one). */
   private readonly nodesPerValue = new Map<string, number>();
   private stamp = 0;
+  private readonly changes = new ChangedNodes();
 
-  update(nodes: readonly NodeInfo[], constraints: readonly SpreadConstraint[], c: SpreadConstraint, namespace: string): void {
+  update(all: readonly NodeInfo[], constraints: readonly SpreadConstraint[], c: SpreadConstraint, namespace: string, feed: ChangeFeed | undefined): void {
     const stamp = ++this.stamp;
+    const { nodes, full } = this.changes.visit(all, feed);
     let visited = 0;
     for (const nodeInfo of nodes) {
       const node = nodeInfo.node;
@@ -55,7 +59,7 @@ class ConstraintCounts {
         this.add(entry);
       }
     }
-    if (visited === this.nodes.size) return;
+    if (!full || visited === this.nodes.size) return;
     for (const [name, entry] of this.nodes) {
       if (entry.stamp === stamp) continue;
       this.subtract(entry);
@@ -95,7 +99,7 @@ export class SpreadCountsCache {
    * A fresh map of topology value → matching pods of `constraints[i]` in `namespace`
    * over `nodes` (nodes missing any constraint's key are left out), as a full count would give.
    */
-  counts(nodes: readonly NodeInfo[], constraints: readonly SpreadConstraint[], i: number, namespace: string): Map<string, number> {
+  counts(nodes: readonly NodeInfo[], constraints: readonly SpreadConstraint[], i: number, namespace: string, feed?: ChangeFeed): Map<string, number> {
     const c = constraints[i]!;
     const key = [namespace, c.topologyKey, c.selector.matchesNothing() ? '\u0000nothing' : c.selector.toString(), ...constraints.map((k) => k.topologyKey)].join('\u0001');
     let entry = this.entries.get(key);
@@ -106,7 +110,7 @@ export class SpreadCountsCache {
       this.entries.delete(key);
     }
     this.entries.set(key, entry);
-    entry.update(nodes, constraints, c, namespace);
+    entry.update(nodes, constraints, c, namespace, feed);
     return new Map(entry.counts);
   }
 }
