@@ -31,6 +31,7 @@ describe('controller manager flags', () => {
     assert.equal(flags.securePort, 10257);
     assert.equal(flags.bindAddress, '127.0.0.1');
     assert.equal(flags.controllers, undefined, "'*' applies when none is given");
+    assert.equal(o.rootCaFile, undefined, 'no --root-ca-file: the root-ca-cert-publisher does not start');
   });
 
   it('map every flag onto the options', () => {
@@ -62,6 +63,7 @@ describe('controller manager flags', () => {
       '--controllers',
       'job',
       '--secure-port=0',
+      '--root-ca-file=/pki/ca.crt',
     ]);
     const o = controllerManagerOptionsFromFlags(flags);
     assert.equal(o.nodeMonitorGracePeriodMs, 4000);
@@ -81,6 +83,7 @@ describe('controller manager flags', () => {
     assert.equal(o.concurrentSyncs('endpointslice'), 7);
     assert.equal(o.concurrentSyncs('cronjob'), 2);
     assert.equal(o.concurrentSyncs('replicaset'), 5);
+    assert.equal(o.rootCaFile, '/pki/ca.crt');
     const le = leaderElectionFromFlags(flags);
     assert.deepEqual(le, { leaderElect: false, leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500, resourceName: 'kcm', resourceNamespace: 'ns' });
     assert.deepEqual(flags.controllers, ['*', '-deployment', 'job']);

@@ -113,6 +113,7 @@ export function addControllerManagerFlags(command: Command): Command {
     .addOption(durationOption('min-resync-period', d.minResyncPeriodMs, 'informers resync every [1, 2) times this'))
     .addOption(durationOption('namespace-sync-period', d.namespaceSyncPeriodMs, 'how often namespaces are resynced'))
     .addOption(durationOption('resource-quota-sync-period', d.resourceQuotaSyncPeriodMs, 'how often every quota\'s usage is recounted'))
+    .addOption(new Option('--root-ca-file <path>', 'CA bundle published to every namespace as the ConfigMap kube-root-ca.crt (none: the root-ca-cert-publisher does not run)'))
     .addOption(
       new Option('--terminated-pod-gc-threshold <n>', 'terminated pods kept before the pod GC deletes them (0: keep all)').default(d.terminatedPodGcThreshold).argParser(nonNegativeInt),
     );
@@ -143,6 +144,7 @@ export function controllerManagerOptionsFromFlags(flags: Record<string, unknown>
     resourceQuotaSyncPeriodMs: num('resource-quota-sync-period'),
     terminatedPodGcThreshold: num('terminated-pod-gc-threshold'),
     concurrentSyncs: (name) => concurrent[name] ?? d.concurrentSyncs(name),
+    ...(typeof flags.rootCaFile === 'string' ? { rootCaFile: flags.rootCaFile } : {}),
   });
 }
 

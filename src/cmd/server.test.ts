@@ -1,6 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { admissionArgs, auditArgs, schedulerArgs, SERVER_AUTHORIZATION_MODE } from './server.js';
+import { admissionArgs, auditArgs, controllerManagerArgs, schedulerArgs, SERVER_AUTHORIZATION_MODE } from './server.js';
+
+describe('k8ts server: the controller manager command line', () => {
+  it('passes the cluster CA as --root-ca-file, so the root-ca-cert-publisher runs', () => {
+    assert.deepEqual(controllerManagerArgs({ clusterCidr: '10.244.0.0/16', controllerManagerArg: ['--v=2'] }, '/d/pki/cm.kubeconfig', 40_002, '/d/pki/ca.crt'), [
+      'controller-manager',
+      '--kubeconfig',
+      '/d/pki/cm.kubeconfig',
+      '--secure-port',
+      '40002',
+      '--cluster-cidr',
+      '10.244.0.0/16',
+      '--root-ca-file',
+      '/d/pki/ca.crt',
+      '--v=2',
+    ]);
+  });
+});
 
 describe('k8ts server: the scheduler command line', () => {
   it('gives the scheduler its own kubeconfig and the free port, then the pass-through flags', () => {

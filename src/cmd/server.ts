@@ -179,7 +179,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
   if (ready) {
     out(`api server: ready at ${serverUrl} (log: ${join(dataDir, 'logs', 'apiserver.log')})`);
     const controllerManagerPort = await freePort();
-    supervisor.start({ name: 'controller-manager', args: controllerManagerArgs(flags, pki.kubeconfigs.controllerManager, controllerManagerPort) });
+    supervisor.start({ name: 'controller-manager', args: controllerManagerArgs(flags, pki.kubeconfigs.controllerManager, controllerManagerPort, pki.caCert) });
     out(`controller-manager: /healthz and /metrics on http://127.0.0.1:${controllerManagerPort} (log: ${join(dataDir, 'logs', 'controller-manager.log')})`);
     const scheduler = schedulerArgs(flags, pki.kubeconfigs.scheduler, await freePort());
     supervisor.start({ name: 'scheduler', args: scheduler.args });
@@ -202,8 +202,13 @@ export function auditArgs(flags: Pick<ServerFlags, 'auditLogPath' | 'auditPolicy
   return ['--audit-log-path', path, '--audit-policy-file', policy, '--audit-log-maxsize', '100', '--audit-log-maxbackup', '5'];
 }
 
-/** The controller manager's command line under `k8ts server`: its own identity, the cluster's pod range, and the pass-through flags. */
-export function controllerManagerArgs(flags: Pick<ServerFlags, 'clusterCidr' | 'nodeMonitorGracePeriod' | 'controllerManagerArg'>, kubeconfig: string, port: number): string[] {
+/** The controller manager's command line under `k8ts server`: its own identity, the cluster's pod range, the cluster CA to publish, and the pass-through flags. */
+export function controllerManagerArgs(
+  flags: Pick<ServerFlags, 'clusterCidr' | 'nodeMonitorGracePeriod' | 'controllerManagerArg'>,
+  kubeconfig: string,
+  port: number,
+  caCert: string,
+): string[] {
   return [
     'controller-manager',
     '--kubeconfig',
@@ -212,6 +217,8 @@ export function controllerManagerArgs(flags: Pick<ServerFlags, 'clusterCidr' | '
     String(port),
     '--cluster-cidr',
     flags.clusterCidr,
+    '--root-ca-file',
+    caCert,
     ...(flags.nodeMonitorGracePeriod !== undefined ? ['--node-monitor-grace-period', flags.nodeMonitorGracePeriod] : []),
     ...flags.controllerManagerArg,
   ];

@@ -41,6 +41,8 @@ export interface ControllerManagerOptions {
   readonly resourceQuotaSyncPeriodMs: number;
   /** --terminated-pod-gc-threshold (default 12500). */
   readonly terminatedPodGcThreshold: number;
+  /** --root-ca-file: the CA the root-ca-cert-publisher puts in every namespace's kube-root-ca.crt (none: that controller does not start). */
+  readonly rootCaFile?: string;
   /** Workers per controller: --concurrent-deployment-syncs (5), --concurrent-replicaset-syncs (5), --concurrent-gc-syncs (20), … by controller name. */
   readonly concurrentSyncs: (controllerName: string) => number;
 }

@@ -17,6 +17,7 @@ import { nodeIpamController } from './nodeipam/controller.js';
 import { nodeLifecycleController } from './nodelifecycle/controller.js';
 import { replicaSetController } from './replicaset/controller.js';
 import { resourceQuotaController } from './resourcequota/controller.js';
+import { rootCaCertPublisherController } from './rootcacertpublisher/controller.js';
 import { serviceAccountController } from './serviceaccount/controller.js';
 import { statefulSetController } from './statefulset/controller.js';
 import { taintEvictionController } from './tainteviction/controller.js';
@@ -35,6 +36,7 @@ export const CONTROLLERS: readonly ControllerDefinition[] = [
   nodeLifecycleController,
   replicaSetController,
   resourceQuotaController,
+  rootCaCertPublisherController,
   serviceAccountController,
   statefulSetController,
   taintEvictionController,

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '../../src/client/testing/wait-for.js';
 import { startEtcd } from '../../src/storage/etcd/testing/etcd-process.js';
 import { runK8ts, startK8ts } from './testing/k8ts-process.js';
 import { newKubectl, withStdin } from './testing/kubectl.js';
@@ -34,6 +35,15 @@ describe('k8ts server and k8ts store', () => {
       const kubectl = newKubectl('1.33', kubeconfig);
       const namespaces = await kubectl.ok('get', 'namespaces', '-o', 'name');
       assert.deepEqual(namespaces.trim().split('\n'), ['namespace/default', 'namespace/kube-node-lease', 'namespace/kube-public', 'namespace/kube-system']);
+      // The root-ca-cert-publisher runs by default under `k8ts server` (it passes --root-ca-file=<data-dir>/pki/ca.crt).
+      const clusterCa = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
+      for (const ns of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) {
+        await waitFor(async () => (await kubectl('get', 'configmap', 'kube-root-ca.crt', '-n', ns, '-o', 'jsonpath={.data.ca\\.crt}')).stdout === clusterCa, {
+          timeoutMs: 30_000,
+          intervalMs: 200,
+          description: `kube-root-ca.crt in ${ns} holds the cluster CA`,
+        });
+      }
       const manifest = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: survivor\ndata:\n  a: b\n';
       await withStdin(kubectl, kubeconfig, manifest).ok('create', '-f', '-');
     } finally {
@@ -45,7 +55,7 @@ describe('k8ts server and k8ts store', () => {
 
     const status = await runK8ts(['store', 'status', '--data-dir', dataDir]);
     assert.equal(status.code, 0, status.output);
-    assert.match(status.output, /configmaps: 1/);
+    assert.match(status.output, /configmaps: 5\b/, 'survivor and the kube-root-ca.crt of the 4 namespaces');
     assert.match(status.output, /namespaces: 4/);
 
     const ca = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');

@@ -6,7 +6,7 @@
  * plus the union of the per-controller roles of the controllers in
  * src/controllers/ (cronjob, daemonset, deployment, disruption, endpoints,
  * endpointslice, garbage collector, job, namespace, node IPAM, node lifecycle,
- * replicaset, resourcequota, serviceaccount, statefulset, taint eviction).
+ * replicaset, resourcequota, root-ca-cert-publisher, serviceaccount, statefulset, taint eviction).
  */
 import type { PolicyRule } from 'kubernetes-types/rbac/v1.js';
 import { EVENTS, READ, rule } from './rules.js';
@@ -54,6 +54,8 @@ const CONTROLLERS: PolicyRule[] = [
   rule(['update'], [''], ['resourcequotas/status']),
   // serviceaccount (and the leases of leader election)
   rule(['create'], [''], ['serviceaccounts']),
+  // root-ca-cert-publisher (update: covered above)
+  rule(['create'], [''], ['configmaps']),
   rule(READ, [LEASES], ['leases']),
 ];
 
