@@ -204,7 +204,8 @@ describe('workloads through kubectl 1.33', { timeout: 180_000 }, () => {
       securityContext: {},
       terminationGracePeriodSeconds: 30,
     });
-    assert.deepEqual(d.status, {});
+    // The status is the deployment controller's (it runs in k8ts server): it may already be written.
+    assert.ok([undefined, 1].includes((d.status as Json | undefined)?.observedGeneration as number | undefined));
   });
 
   it('get -o yaml shows the pod with defaults, admission defaults and its QoS class', async () => {
