@@ -18,6 +18,9 @@ const progress = (what: string): void => void process.stderr.write(`load: ${what
 async function createNamespace(name: string): Promise<void> {
   const r = await client.request('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
   if (r.status !== 201 && r.status !== 409) throw new Error(`create namespace ${name}: ${r.status} ${r.body}`);
+  // No controller manager runs here: make the default ServiceAccount that ServiceAccount admission requires of every pod.
+  const sa = await client.request('POST', `/api/v1/namespaces/${name}/serviceaccounts`, JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }));
+  if (sa.status !== 201 && sa.status !== 409) throw new Error(`create serviceaccount default in ${name}: ${sa.status} ${sa.body}`);
 }
 
 async function main(): Promise<Record<string, number>> {

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startK8ts } from '../../test/e2e/testing/k8ts-process.js';
-import { DEPLOYMENTS, NODES, PODS } from '../../src/client/rest/resources.js';
+import { DEPLOYMENTS, NODES, PODS, SERVICE_ACCOUNTS } from '../../src/client/rest/resources.js';
 import { restConfigFromKubeconfig } from '../../src/client/rest/kubeconfig.js';
 import { newHttpClient } from '../../src/client/rest/http-client.js';
 import type { KubeObject } from '../../src/machinery/meta.js';
@@ -115,6 +115,8 @@ try {
     await client.resource(NODES).create({ apiVersion: 'v1', kind: 'Node', metadata: { name: `bench-node-${i}` } });
   }
   await client.resource({ group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false }).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+  // The controller manager below runs only the replicaset and deployment controllers: make the default ServiceAccount pods need.
+  await client.resource(SERVICE_ACCOUNTS).create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: NAMESPACE } });
 
   manager = startK8ts([
     'controller-manager',

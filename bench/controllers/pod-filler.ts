@@ -13,6 +13,9 @@ const count = Number(countText);
 const client = new H2Client(url, pkiDir, 8);
 const r = await client.request('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }));
 if (r.status !== 201 && r.status !== 409) throw new Error(`create namespace ${namespace}: ${r.status} ${r.body}`);
+// The default ServiceAccount that ServiceAccount admission requires of every pod (no serviceaccount controller runs here).
+const sa = await client.request('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }));
+if (sa.status !== 201 && sa.status !== 409) throw new Error(`create serviceaccount default in ${namespace}: ${sa.status} ${sa.body}`);
 let next = 0;
 await Promise.all(
   Array.from({ length: 64 }, async () => {

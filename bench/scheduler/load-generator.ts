@@ -49,6 +49,8 @@ if (mode === 'nodes') {
   what = mode === 'pods' ? `${workload} pods created` : `${workload} pods deleted`;
   if (mode === 'pods') {
     await expect([201, 409], 'POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }));
+    // No controller manager runs here: the default ServiceAccount that ServiceAccount admission requires of every pod.
+    await expect([201, 409], 'POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }));
     await inParallel(count, async (i) => void (await expect([201], 'POST', `/api/v1/namespaces/${namespace}/pods`, JSON.stringify(benchSchedulingPod(workload, i, namespace)))));
   } else {
     await inParallel(count, async (i) => void (await expect([200, 202, 404], 'DELETE', `/api/v1/namespaces/${namespace}/pods/${workload}-${i}`)));
