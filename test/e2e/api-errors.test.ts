@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { ApiClient, serverUrlOf } from './testing/api-client.js';
 import { startK8ts, type K8tsProcess } from './testing/k8ts-process.js';
 import { newKubectl } from './testing/kubectl.js';
-import { waitForDefaultServiceAccount } from './testing/service-accounts.js';
+import { ensureDefaultServiceAccount } from './testing/service-accounts.js';
 
 interface Status {
   kind: string;
@@ -34,7 +34,7 @@ describe('API errors', () => {
     url = serverUrlOf(line.slice('export KUBECONFIG='.length));
     api = new ApiClient(url, join(dir, 'pki'));
     // Pods are refused until the ServiceAccount controller has made `default` (ServiceAccount admission).
-    await waitForDefaultServiceAccount(newKubectl('1.32', line.slice('export KUBECONFIG='.length).trim()), 'default', 60_000);
+    await ensureDefaultServiceAccount(newKubectl('1.32', line.slice('export KUBECONFIG='.length).trim()), 'default');
   });
   after(async () => {
     api?.close();

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { startK8ts, type K8tsProcess } from './testing/k8ts-process.js';
 import { newKubectl, type Kubectl } from './testing/kubectl.js';
-import { waitForDefaultServiceAccount } from './testing/service-accounts.js';
+import { ensureDefaultServiceAccount } from './testing/service-accounts.js';
 
 const MANIFESTS: Record<string, string> = {
   deployment: `apiVersion: apps/v1
@@ -155,7 +155,7 @@ describe('workloads through kubectl 1.33', { timeout: 180_000 }, () => {
     const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
     kubectl = newKubectl('1.33', line.slice('export KUBECONFIG='.length).trim());
     // Pods are refused until the ServiceAccount controller has made `default` (ServiceAccount admission).
-    await waitForDefaultServiceAccount(kubectl, 'default', 60_000);
+    await ensureDefaultServiceAccount(kubectl, 'default');
   });
 
   after(async () => {

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
-import { waitForDefaultServiceAccount } from '../testing/service-accounts.js';
+import { ensureDefaultServiceAccount } from '../testing/service-accounts.js';
 import { newKubectl } from '../testing/kubectl.js';
 
 export interface TestCluster {
@@ -22,8 +22,8 @@ export interface TestCluster {
 export interface ClusterOptions {
   /** Extra flags of `k8ts server` (e.g. `--controller-manager-arg=--controllers=*,-deployment`). */
   readonly serverArgs?: readonly string[];
-  /** Wait for the `default` ServiceAccount of namespace default before returning (default true; false when the test turns the ServiceAccount controller off). */
-  readonly waitForDefaultServiceAccount?: boolean;
+  /** Make sure the `default` ServiceAccount of namespace default exists before returning (default true). */
+  readonly defaultServiceAccount?: boolean;
 }
 
 export async function startCluster(name: string, options: ClusterOptions = {}): Promise<TestCluster> {
@@ -42,8 +42,9 @@ export async function startCluster(name: string, options: ClusterOptions = {}): 
   try {
     const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
     const kubeconfig = line.slice('export KUBECONFIG='.length).trim();
-    // Pods are refused until the ServiceAccount controller has made `default` (ServiceAccount admission, as upstream).
-    if (options.waitForDefaultServiceAccount !== false) await waitForDefaultServiceAccount(newKubectl('1.32', kubeconfig), 'default', 60_000);
+    // Pods are refused until `default` exists (ServiceAccount admission, as upstream); rather than wait for the
+    // controller manager to start and make it, the test makes it (the controller accepts AlreadyExists).
+    if (options.defaultServiceAccount !== false) await ensureDefaultServiceAccount(newKubectl('1.32', kubeconfig), 'default');
     return { kubeconfig, workDir: root, server, stop };
   } catch (e: unknown) {
     await stop();

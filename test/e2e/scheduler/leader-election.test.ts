@@ -14,7 +14,7 @@ import type { LeaseObject } from '../../../src/client/leader-election/leader-ele
 import { EVENTS, LEASES, NAMESPACES, PODS, SERVICE_ACCOUNTS } from '../../../src/client/rest/resources.js';
 import { waitFor } from '../../../src/client/testing/wait-for.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
-import { isNotFound } from '../../../src/machinery/status.js';
+import { isConflict, isNotFound } from '../../../src/machinery/status.js';
 import { runK8ts } from '../testing/k8ts-process.js';
 import { recordBindings, type BindingRecorder, type PodObject } from './testing/binding-recorder.js';
 import { createReadyNode } from './testing/nodes.js';
@@ -112,8 +112,20 @@ describe('k8ts scheduler: two schedulers with leader election', { timeout: 240_0
   it('exits 1 when its Lease is taken, without releasing it', async () => {
     const s = await cluster.startScheduler(SHORT_LEADER_ELECTION);
     await waitFor(async () => (await holder()) === s.identity, { timeoutMs: 30_000, intervalMs: 100, description: 'it leads' });
-    const current = (await lease())!;
-    await cluster.admin.resource<LeaseObject>(LEASES).update({ ...current, spec: { ...current.spec, holderIdentity: 'intruder', leaseDurationSeconds: 3600 } });
+    // The scheduler renews the Lease every few hundred ms here: a renewal between our read and our write is a Conflict, so read again.
+    await waitFor(
+      async () => {
+        const current = (await lease())!;
+        try {
+          await cluster.admin.resource<LeaseObject>(LEASES).update({ ...current, spec: { ...current.spec, holderIdentity: 'intruder', leaseDurationSeconds: 3600 } });
+          return true;
+        } catch (e: unknown) {
+          if (isConflict(e)) return false;
+          throw e;
+        }
+      },
+      { timeoutMs: 30_000, intervalMs: 10, description: 'the intruder takes the Lease' },
+    );
     await s.process.waitForLine(/^scheduler: lost the leader lease; exiting$/, 30_000);
     const code = await new Promise<number | string>((resolve) => {
       const { child } = s.process;

@@ -15,3 +15,16 @@ export async function waitForDefaultServiceAccount(kubectl: Kubectl, namespace: 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Make sure `default` exists in the namespace now: create it unless the
+ * ServiceAccount controller already has (its own create then meets ours as
+ * AlreadyExists, which it accepts). Faster than waiting for the controller
+ * manager to start, for suites that do not test the controller itself.
+ */
+export async function ensureDefaultServiceAccount(kubectl: Kubectl, namespace: string): Promise<void> {
+  const result = await kubectl('create', 'serviceaccount', 'default', '-n', namespace);
+  if (result.code !== 0 && !/AlreadyExists|already exists/.test(result.stderr)) {
+    throw new Error(`could not create serviceaccount default in namespace ${namespace}: ${result.stderr}`);
+  }
+}
