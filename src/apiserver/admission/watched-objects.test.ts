@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { KubeObject } from '../../machinery/meta.js';
+import type { GenericStore } from '../registry/generic/store.js';
 import { newHarness, type Harness } from './plugins/resource-quota/testing/admission-harness.js';
 import { newLiveLookup, watchObjects, type WatchedObjects } from './watched-objects.js';
 
@@ -52,6 +53,47 @@ describe('watchObjects', () => {
     await h.store('', 'configmaps').create('a', configMap('second'));
     await until(() => index.list('a') !== first);
     assert.equal(index.list('a').length, 2);
+  });
+});
+
+/** A store whose first watch fails, and whose later watches list `items`, delete the first, then end. */
+function flakyStore(items: KubeObject[]): { store: GenericStore; watches: () => number } {
+  let watches = 0;
+  const store = {
+    async watch() {
+      watches += 1;
+      if (watches === 1) throw new Error('storage unavailable');
+      return {
+        initialEvents: items.length,
+        startRevision: 1,
+        cancel: () => {},
+        async *[Symbol.asyncIterator]() {
+          for (const o of items) yield { type: 'ADDED' as const, object: o, revision: 1 };
+          yield { type: 'DELETED' as const, object: items[0]!, revision: 2 };
+        },
+      };
+    },
+  } as unknown as GenericStore;
+  return { store, watches: () => watches };
+}
+
+describe('watchObjects after a failed watch', () => {
+  it('watches again, follows the events after the initial list, and moves its version', async () => {
+    const controller = new AbortController();
+    // The retry pause is an unref'd timer (it must not keep a server alive): hold the test's event loop open meanwhile.
+    const keepAlive = setInterval(() => {}, 1_000);
+    try {
+      const { store, watches } = flakyStore([configMap('a'), configMap('b')]);
+      const watched = watchObjects({ store, signal: controller.signal, retryDelayMs: 5 });
+      await watched.ready();
+      assert.ok(watches() >= 2);
+      await until(() => watched.get('', 'a') === undefined);
+      assert.ok(watched.get('', 'b') !== undefined);
+      assert.ok(watched.version >= 2);
+    } finally {
+      controller.abort();
+      clearInterval(keepAlive);
+    }
   });
 });
 

@@ -21,6 +21,8 @@ export interface WatchedObjects<T extends KubeObject> {
   get(namespace: string, name: string): T | undefined;
   /** Every object, across namespaces. */
   all(): readonly T[];
+  /** Moves on every change and every fresh list, so that data derived from the objects is rebuilt only when they changed. */
+  readonly version: number;
 }
 
 export interface WatchedObjectsOptions {
@@ -40,6 +42,7 @@ export function watchObjects<T extends KubeObject>(options: WatchedObjectsOption
   const lists = new Map<string, readonly T[]>();
   let everything: readonly T[] | undefined;
   let synced = false;
+  let version = 0;
   let resolveReady!: () => void;
   const readyPromise = new Promise<void>((resolve) => (resolveReady = resolve));
 
@@ -55,6 +58,7 @@ export function watchObjects<T extends KubeObject>(options: WatchedObjectsOption
       objects.set(name, object);
     }
     if (target === byNamespace) {
+      version += 1;
       lists.delete(namespace);
       everything = undefined;
       options.onChange?.(namespace);
@@ -63,6 +67,7 @@ export function watchObjects<T extends KubeObject>(options: WatchedObjectsOption
 
   const swap = (fresh: Map<string, Map<string, T>>): void => {
     byNamespace = fresh;
+    version += 1;
     lists.clear();
     everything = undefined;
     synced = true;
@@ -104,6 +109,9 @@ export function watchObjects<T extends KubeObject>(options: WatchedObjectsOption
   return {
     get synced() {
       return synced;
+    },
+    get version() {
+      return version;
     },
     ready: () => readyPromise,
     list(namespace) {

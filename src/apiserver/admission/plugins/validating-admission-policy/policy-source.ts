@@ -5,9 +5,15 @@
  * always the same one.
  */
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../../../api/admissionregistration/v1/policy-types.js';
+import type { KubeObject } from '../../../../machinery/meta.js';
 import type { AdmissionDependencies } from '../../interfaces.js';
 import { compilePolicy, type CompiledPolicy } from './compiled-policy.js';
-import { watchObjects, type WatchedObjects } from './watched-objects.js';
+import { watchObjects, type WatchedObjects } from '../../watched-objects.js';
+
+const nameOf = (o: KubeObject): string => o.metadata?.name ?? '';
+/** Sorted by name, so that the first refusal is always the same one. */
+const byName = <T extends KubeObject>(objects: readonly T[]): T[] =>
+  [...objects].sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0));
 
 export interface PolicyHook {
   readonly policy: CompiledPolicy;
@@ -33,16 +39,16 @@ export function newPolicySource(deps: AdmissionDependencies, options: { readonly
 
   const rebuild = (): PolicyHook[] => {
     const byPolicy = new Map<string, ValidatingAdmissionPolicyBinding[]>();
-    for (const name of [...bindings.objects().keys()].sort()) {
-      const binding = bindings.objects().get(name)!;
+    for (const binding of byName(bindings.list(''))) {
       const policyName = binding.spec?.policyName ?? '';
       byPolicy.set(policyName, [...(byPolicy.get(policyName) ?? []), binding]);
     }
     const hooks: PolicyHook[] = [];
-    const current = policies.objects();
-    for (const name of [...compiled.keys()]) if (!current.has(name)) compiled.delete(name);
-    for (const name of [...current.keys()].sort()) {
-      const object = current.get(name)!;
+    const current = byName(policies.list(''));
+    const names = new Set(current.map(nameOf));
+    for (const name of [...compiled.keys()]) if (!names.has(name)) compiled.delete(name);
+    for (const object of current) {
+      const name = nameOf(object);
       let policy = compiled.get(name);
       if (policy === undefined || policy.policy !== object) {
         policy = compilePolicy(object);
@@ -57,8 +63,8 @@ export function newPolicySource(deps: AdmissionDependencies, options: { readonly
   return {
     ready: async () => void (await Promise.all([policies.ready(), bindings.ready()])),
     hooks() {
-      if (built === undefined || built.policies !== policies.version() || built.bindings !== bindings.version()) {
-        built = { policies: policies.version(), bindings: bindings.version(), hooks: rebuild() };
+      if (built === undefined || built.policies !== policies.version || built.bindings !== bindings.version) {
+        built = { policies: policies.version, bindings: bindings.version, hooks: rebuild() };
       }
       return built.hooks;
     },
