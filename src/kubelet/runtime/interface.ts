@@ -295,6 +295,8 @@ export interface ExecRequest extends StreamRequest {
 export interface RuntimeService {
   version(): Promise<VersionInfo>;
   status(): Promise<RuntimeStatus>;
+  /** CRI UpdateRuntimeConfig: the node's pod CIDR, once node IPAM has given it (pod sandboxes need it unless host-network). */
+  updateRuntimeConfig(config: { readonly podCIDR: string }): Promise<void>;
 
   runPodSandbox(config: PodSandboxConfig, runtimeHandler?: string): Promise<string>;
   /** Stops every container of the sandbox and releases its network; idempotent. */

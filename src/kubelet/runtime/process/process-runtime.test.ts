@@ -113,6 +113,16 @@ describe('process runtime', () => {
     assert.equal(net?.reason, 'NetworkPluginNotReady');
   });
 
+  it('takes the pod CIDR later through updateRuntimeConfig, and rejects a malformed one', async () => {
+    const { root, rt } = fresh({ podCIDR: '' });
+    await assert.rejects(rt.updateRuntimeConfig({ podCIDR: 'not-a-cidr' }), (e: unknown) => e instanceof RuntimeError && e.code === 'InvalidArgument');
+    await rt.updateRuntimeConfig({ podCIDR: '127.244.79.0/24' });
+    assert.equal((await rt.status()).conditions.find((c) => c.type === 'NetworkReady')?.status, true);
+    const id = await rt.runPodSandbox(sandbox(root));
+    assert.equal((await rt.podSandboxStatus(id)).network?.ip, '127.244.79.2');
+    await rt.removePodSandbox(id);
+  });
+
   it('puts the image directory first on PATH and applies its entrypoint/cmd defaults', async () => {
     const { root, options, rt, images } = fresh();
     const dir = join(options.imagesDir, 'docker.io', 'library', 'busybox', '1.35');

@@ -138,7 +138,8 @@ interface ContainerView {
 }
 
 export class ProcessRuntimeService implements RuntimeService {
-  private readonly cidr: Ipv4Cidr | undefined;
+  private cidr: Ipv4Cidr | undefined;
+  private podCIDR: string | undefined;
   private readonly sandboxLock = new Mutex();
   /** Containers whose shim this runtime is starting (a second start must not spawn a second shim). */
   private readonly starting = new Set<string>();
@@ -149,6 +150,7 @@ export class ProcessRuntimeService implements RuntimeService {
     private readonly options: ProcessRuntimeOptions,
     private readonly images: ProcessImageService,
   ) {
+    this.podCIDR = options.podCIDR;
     this.cidr = options.podCIDR ? parseIpv4Cidr(options.podCIDR) : undefined;
     this.pollMs = options.pollIntervalMs ?? 10;
     mkdirSync(sandboxesDir(options.stateDir), { recursive: true });
@@ -157,6 +159,18 @@ export class ProcessRuntimeService implements RuntimeService {
 
   async version(): Promise<VersionInfo> {
     return { runtimeApiVersion: 'v1', runtimeName: PROCESS_RUNTIME_NAME, runtimeVersion: PROCESS_RUNTIME_VERSION };
+  }
+
+  async updateRuntimeConfig(config: { readonly podCIDR: string }): Promise<void> {
+    if (config.podCIDR === '' || config.podCIDR === this.podCIDR) return;
+    let cidr: Ipv4Cidr;
+    try {
+      cidr = parseIpv4Cidr(config.podCIDR);
+    } catch (e: unknown) {
+      throw new RuntimeError('InvalidArgument', e instanceof Error ? e.message : String(e));
+    }
+    this.cidr = cidr;
+    this.podCIDR = config.podCIDR;
   }
 
   async status(): Promise<RuntimeStatus> {
@@ -195,7 +209,7 @@ export class ProcessRuntimeService implements RuntimeService {
         if (!this.cidr) throw new RuntimeError('Unavailable', 'the process runtime has no pod CIDR: only host-network sandboxes can run');
         const inUse = new Set(this.allSandboxes().map((s) => s.ip));
         const next = allocatePodIp(this.cidr, inUse);
-        if (!next) throw new RuntimeError('Unavailable', `no free address left in pod CIDR ${this.options.podCIDR}`);
+        if (!next) throw new RuntimeError('Unavailable', `no free address left in pod CIDR ${this.podCIDR}`);
         ip = next;
       }
       const id = newId();

@@ -1,0 +1,44 @@
+/**
+ * Probes: startup, liveness and readiness (exec, httpGet, tcpSocket, grpc),
+ * one worker per probe and container, with upstream's timing fields and
+ * defaults (periodSeconds 10, timeoutSeconds 1, successThreshold 1,
+ * failureThreshold 3, initialDelaySeconds 0). The pod workers tell the
+ * manager when containers start and stop; the manager tells them, through
+ * the callbacks, when a container must be killed or a pod's readiness moved.
+ */
+import type { RuntimeService } from '../runtime/interface.js';
+import type { EventRecorder } from '../../client/record/interface.js';
+import type { Pod } from '../types.js';
+
+export type ProbeKind = 'startup' | 'liveness' | 'readiness';
+
+export interface ProbeManagerOptions {
+  readonly runtime: RuntimeService;
+  /** Warning events `Unhealthy` ("Liveness probe failed: …") on the pod, as upstream. */
+  readonly events: EventRecorder;
+  /** Readiness or startup state of a container changed: the pod's status must be written again. */
+  onChange(podUid: string): void;
+  /** A liveness or startup probe failed failureThreshold times: kill the container (restart per restartPolicy). The message goes in the Killing event. */
+  onFailure(podUid: string, containerName: string, containerId: string, kind: 'startup' | 'liveness', message: string): void;
+}
+
+export interface ProbeManager {
+  /**
+   * A container of the pod is running (a new containerId replaces the probes
+   * of the old one). `podIP` is where httpGet/tcpSocket/grpc probes connect
+   * when the probe names no host (the node IP for host-network pods).
+   */
+  containerStarted(pod: Pod, containerName: string, containerId: string, podIP: string): void;
+  /** The container is no longer running: its probes stop and its results are forgotten. */
+  containerStopped(podUid: string, containerName: string): void;
+  /** The pod is gone: every probe of it stops. */
+  removePod(podUid: string): void;
+  /** Readiness: true when the container has no readiness probe and has started, or its probe has succeeded successThreshold times since its last failure streak. */
+  isReady(podUid: string, containerName: string): boolean;
+  /** Startup: true when the container has no startup probe, or it has succeeded (status.containerStatuses[].started). */
+  isStarted(podUid: string, containerName: string): boolean;
+  /** Stops every worker. */
+  stop(): void;
+}
+
+export type NewProbeManager = (options: ProbeManagerOptions) => ProbeManager;
