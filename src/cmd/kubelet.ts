@@ -56,6 +56,11 @@ export async function runKubeletCommand(flags: KubeletFlags, parts: KubeletParts
     process.stderr.write(`error: ${problem}\n`);
     return 1;
   }
+  // Listen for signals at once: one that comes while the kubelet starts stops it as soon as it has started.
+  const signalled = new Promise<void>((done) => {
+    process.once('SIGINT', () => done());
+    process.once('SIGTERM', () => done());
+  });
   const log = newLogger('kubelet');
   const rootDir = resolve(flags.rootDir);
   let restConfig;
@@ -131,10 +136,7 @@ export async function runKubeletCommand(flags: KubeletFlags, parts: KubeletParts
   if (kubelet.serverPort !== undefined) out(`kubelet: serving on https://${config.nodeIP}:${kubelet.serverPort}`);
   void kubelet.registered.then((node) => out(`kubelet: registered node ${node.metadata.name ?? config.nodeName}`));
 
-  await new Promise<void>((done) => {
-    process.once('SIGINT', () => done());
-    process.once('SIGTERM', () => done());
-  });
+  await signalled;
   out('kubelet: stopping (containers keep running)');
   await kubelet.stop();
   client.close();

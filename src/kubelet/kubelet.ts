@@ -173,7 +173,13 @@ export async function runKubelet(options: RunKubeletOptions): Promise<Kubelet> {
   // 2. Pod sources, merged; mirror pods kept in step with the static pods.
   const mirrors: MirrorPods = newMirrorPods({ client, nodeName, node: currentNode, logger: log.child({ part: 'mirror-pods' }) });
   let apiSynced = false;
+  let staticNames = '';
   const podConfig = newPodConfig((state) => {
+    const names = state.staticPods.map((p) => `${p.metadata.namespace}/${p.metadata.name}`).join(',');
+    if (names !== staticNames) {
+      staticNames = names;
+      log.info({ pods: state.staticPods.map((p) => `${p.metadata.namespace}/${p.metadata.name}`) }, 'static pods');
+    }
     workers?.update(state.pods);
     mirrors.update({ staticPods: state.staticPods, mirrorPods: state.mirrorPods, apiSynced, staticSynced: config.podManifestPath === undefined || state.seen.has('file') });
   });
