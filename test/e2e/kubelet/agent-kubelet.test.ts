@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { newHttpClient, type HttpClient } from '../../../src/client/rest/http-client.js';
 import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js';
 import { LEASES, NODES, PODS } from '../../../src/client/rest/resources.js';
+import { newCertificateAuthority } from '../../../src/cmd/pki/certificates.js';
 import type { Node, Pod } from '../../../src/kubelet/types.js';
 import { runK8ts, startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
 
@@ -153,7 +154,9 @@ describe('k8ts kubelet alone', () => {
       kubeconfig,
       'apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\nusers:\n- name: u\n  user: {token: t}\n',
     );
-    const kubelet = startK8ts(['kubelet', '--kubeconfig', kubeconfig, '--node-name', 'offline-node', '--root-dir', join(root, 'kubelet'), '--pod-manifest-path', manifests, '--client-ca-file', kubeconfig, '--port', '0']);
+    const clientCa = join(root, 'client-ca.crt');
+    await writeFile(clientCa, (await newCertificateAuthority()).certPem);
+    const kubelet = startK8ts(['kubelet', '--kubeconfig', kubeconfig, '--node-name', 'offline-node', '--root-dir', join(root, 'kubelet'), '--pod-manifest-path', manifests, '--client-ca-file', clientCa, '--port', '0']);
     try {
       await kubelet.waitForLine(/kube-system\/etcd-offline-node.*"msg":"static pods"/);
       assert.match(kubelet.output(), /kubelet: static pods from /);
