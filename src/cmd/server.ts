@@ -258,7 +258,11 @@ export function kubeletArgs(
 
 /** What `k8ts server` says about the kubelet's runtime. */
 export function describeKubeletRuntime(kubeletArg: readonly string[]): string {
-  const runtime = [...kubeletArg].reverse().find((a) => a.startsWith('--container-runtime='))?.slice('--container-runtime='.length) ?? 'process';
+  let runtime = 'process';
+  kubeletArg.forEach((arg, i) => {
+    if (arg.startsWith('--container-runtime=')) runtime = arg.slice('--container-runtime='.length);
+    else if (arg === '--container-runtime' && kubeletArg[i + 1] !== undefined) runtime = kubeletArg[i + 1]!;
+  });
   if (runtime === 'process') return 'process runtime (no containerd socket configured): containers are host processes, see src/kubelet/runtime/process/README.md';
   return `${runtime} runtime`;
 }
