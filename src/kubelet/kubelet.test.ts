@@ -157,10 +157,11 @@ describe('kubelet', () => {
       await until(() => calls.podCIDRs.includes('127.244.1.0/24'), 'updateRuntimeConfig');
       await until(async () => (await nodes.get('node-a')).status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True', 'Ready');
 
-      // The workers get the API pod and the static pod, never the mirror pod.
+      // The workers get the API pod, the static pod and its mirror pod (for the static pod's status).
       await until(async () => (await client.resource<Pod>(PODS).list({ namespace: 'default' })).items.some((p) => p.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined), 'the mirror pod');
-      await until(() => seen.updates.at(-1)?.length === 2 && kubelet.pods().mirrorPods.length === 1, 'the merged set');
-      assert.deepEqual(seen.updates.at(-1)!.map((p) => p.metadata.name).sort(), ['app', 'web-node-a']);
+      await until(() => seen.updates.at(-1)?.length === 3 && kubelet.pods().mirrorPods.length === 1, 'the merged set');
+      assert.deepEqual(seen.updates.at(-1)!.map((p) => p.metadata.name).sort(), ['app', 'web-node-a', 'web-node-a']);
+      assert.equal(seen.updates.at(-1)!.filter((p) => p.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined).length, 1);
 
       seen.probeOptions!.onChange('app-uid');
       seen.probeOptions!.onFailure('app-uid', 'c', 'cid', 'liveness', 'Container c failed liveness probe, will be restarted');

@@ -6,8 +6,8 @@
  *    own HTTPS server (its port goes in the Node's daemonEndpoints).
  * 2. The pod sources: static pods (--pod-manifest-path) at once, needing no
  *    API server; the API pods of this node (list+watch, checkpointed). Their
- *    merge goes to the pod workers (PodWorkers.update); mirror pods are set
- *    apart and kept in step with the static pods.
+ *    merge goes to the pod workers (PodWorkers.update; mirror pods included,
+ *    for static pod status); mirror pods are kept in step with the static pods.
  * 3. Registration of the Node (retried until it succeeds), the node watch
  *    (spec.podCIDR → the runtime's UpdateRuntimeConfig), the Lease and the
  *    node status.

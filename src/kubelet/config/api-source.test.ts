@@ -123,14 +123,17 @@ describe('api pod source and checkpoint', () => {
 });
 
 describe('pod config', () => {
-  it('merges API and static pods for the workers, setting mirror pods apart', () => {
+  it('merges API pods (mirror pods included) and static pods for the workers, and sets mirror pods apart for the mirror pod manager', () => {
     const states: Pod[][] = [];
     const config = newPodConfig((s) => states.push([...s.pods]));
     const mirror = pod('web-node-a', 'node-a', { 'kubernetes.io/config.mirror': 'h' });
-    config.set('api', [pod('app', 'node-a'), mirror]);
-    config.set('file', [pod('web-node-a', 'node-a', { 'kubernetes.io/config.source': 'file' })]);
-    assert.deepEqual(config.state.pods.map((p) => p.metadata.name), ['app', 'web-node-a']);
-    assert.equal(config.state.pods[1]!.metadata.annotations?.['kubernetes.io/config.source'], 'file');
+    const clash = pod('db-node-a', 'node-a');
+    config.set('api', [pod('app', 'node-a'), mirror, clash]);
+    config.set('file', [pod('web-node-a', 'node-a', { 'kubernetes.io/config.source': 'file' }), pod('db-node-a', 'node-a', { 'kubernetes.io/config.source': 'file' })]);
+    assert.deepEqual(config.state.pods.map((p) => p.metadata.name), ['app', 'web-node-a', 'web-node-a', 'db-node-a']);
+    assert.equal(config.state.pods[1]!.metadata.annotations?.['kubernetes.io/config.mirror'], 'h');
+    assert.equal(config.state.pods[2]!.metadata.annotations?.['kubernetes.io/config.source'], 'file');
+    assert.equal(config.state.pods[3]!.metadata.annotations?.['kubernetes.io/config.source'], 'file', 'an API pod cannot take a static pod\'s name');
     assert.deepEqual(config.state.mirrorPods, [mirror]);
     assert.deepEqual([...config.state.seen].sort(), ['api', 'file']);
     assert.equal(states.length, 2);
