@@ -35,7 +35,7 @@ async function until<T>(read: () => Promise<T | undefined>, what: string, timeou
   }
 }
 
-describe('k8ts kubelet under k8ts server', () => {
+describe('k8ts kubelet under k8ts server', { timeout: 240_000 }, () => {
   let root: string;
   let server: K8tsProcess;
   let client: HttpClient;
@@ -134,7 +134,7 @@ describe('k8ts kubelet under k8ts server', () => {
   });
 });
 
-describe('k8ts kubelet alone', () => {
+describe('k8ts kubelet alone', { timeout: 120_000 }, () => {
   let root: string;
   before(async () => {
     root = await mkdtemp(join(tmpdir(), 'k8ts-agent-kubelet-alone-'));
@@ -167,17 +167,16 @@ describe('k8ts kubelet alone', () => {
   });
 
   it('fails clearly on bad flags, with exit code 1', async () => {
-    const missing = await runK8ts(['kubelet']);
+    const [missing, badIp, badLabel] = await Promise.all([
+      runK8ts(['kubelet']),
+      runK8ts(['kubelet', '--kubeconfig', 'x', '--node-ip', '999.1.1.1']),
+      runK8ts(['kubelet', '--kubeconfig', 'x', '--node-labels', 'node-role.kubernetes.io/worker=']),
+    ]);
     assert.equal(missing.code, 1);
     assert.match(missing.output, /--kubeconfig is required/);
-    const badIp = await runK8ts(['kubelet', '--kubeconfig', 'x', '--node-ip', '999.1.1.1']);
     assert.equal(badIp.code, 1);
     assert.match(badIp.output, /option '--node-ip <ip>' argument '999.1.1.1' is invalid. invalid IP address "999.1.1.1"/);
-    const badLabel = await runK8ts(['kubelet', '--kubeconfig', 'x', '--node-labels', 'node-role.kubernetes.io/worker=']);
     assert.equal(badLabel.code, 1);
     assert.match(badLabel.output, /unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels/);
-    const noKubeconfig = await runK8ts(['kubelet', '--kubeconfig', join(root, 'absent.kubeconfig')]);
-    assert.equal(noKubeconfig.code, 1);
-    assert.match(noKubeconfig.output, /cannot read kubeconfig/);
   });
 });
