@@ -17,6 +17,7 @@ import { LEASES, NODES, PODS } from '../../../src/client/rest/resources.js';
 import { newCertificateAuthority } from '../../../src/cmd/pki/certificates.js';
 import type { Node, Pod } from '../../../src/kubelet/types.js';
 import { runK8ts, startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
+import { killNodeContainers } from './testing/agent-containers.js';
 
 const NODE = hostname().toLowerCase();
 
@@ -62,6 +63,8 @@ describe('k8ts kubelet under k8ts server', { timeout: 240_000 }, () => {
   after(async () => {
     client?.close();
     await server?.stop();
+    // The kubelet's containers outlive it (as upstream's): end them before the directory goes.
+    await killNodeContainers(join(dataDir, 'kubelet'));
     await rm(root, { recursive: true, force: true });
   });
 
@@ -162,6 +165,7 @@ describe('k8ts kubelet alone', { timeout: 120_000 }, () => {
       assert.match(kubelet.output(), /kubelet: static pods from /);
     } finally {
       assert.equal(await kubelet.stop(), 0);
+      await killNodeContainers(join(root, 'kubelet'));
     }
     assert.match(kubelet.output(), /kubelet: stopping \(containers keep running\)/);
   });
