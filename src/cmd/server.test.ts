@@ -102,6 +102,11 @@ describe('k8ts server: the kubelet command line', () => {
     );
   });
 
+  it('passes the PKI serving certificate when there is one', () => {
+    const args = kubeletArgs({ nodeIp: '127.0.0.2', kubeletArg: [] }, { dataDir: '/d', nodeName: 'n', kubeconfig: 'k', clientCaFile: 'ca', port: 1, servingCert: { cert: '/d/pki/kubelet-serving.crt', key: '/d/pki/kubelet-serving.key' } });
+    assert.deepEqual(args.slice(args.indexOf('--tls-cert-file'), args.indexOf('--tls-cert-file') + 4), ['--tls-cert-file', '/d/pki/kubelet-serving.crt', '--tls-private-key-file', '/d/pki/kubelet-serving.key']);
+  });
+
   it('says which runtime the kubelet uses', () => {
     assert.match(describeKubeletRuntime([]), /^process runtime \(no containerd socket configured\): containers are host processes/);
     assert.equal(describeKubeletRuntime(['--container-runtime=cri']), 'cri runtime');

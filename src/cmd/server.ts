@@ -232,7 +232,15 @@ export const CONTROL_PLANE_LABEL = 'node-role.kubernetes.io/control-plane';
  */
 export function kubeletArgs(
   flags: Pick<ServerFlags, 'nodeIp' | 'kubeletArg'>,
-  where: { readonly dataDir: string; readonly nodeName: string; readonly kubeconfig: string; readonly clientCaFile: string; readonly port: number },
+  where: {
+    readonly dataDir: string;
+    readonly nodeName: string;
+    readonly kubeconfig: string;
+    readonly clientCaFile: string;
+    readonly port: number;
+    /** The kubelet's serving certificate from the PKI; without it the kubelet makes a self-signed one. */
+    readonly servingCert?: { readonly cert: string; readonly key: string };
+  },
 ): string[] {
   return [
     'kubelet',
@@ -250,6 +258,7 @@ export function kubeletArgs(
     defaultImagesDir(where.dataDir),
     '--client-ca-file',
     where.clientCaFile,
+    ...(where.servingCert !== undefined ? ['--tls-cert-file', where.servingCert.cert, '--tls-private-key-file', where.servingCert.key] : []),
     '--port',
     String(where.port),
     ...flags.kubeletArg,
