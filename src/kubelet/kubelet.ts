@@ -174,6 +174,9 @@ export async function runKubelet(options: RunKubeletOptions): Promise<Kubelet> {
   const mirrors: MirrorPods = newMirrorPods({ client, nodeName, node: currentNode, logger: log.child({ part: 'mirror-pods' }) });
   let apiSynced = false;
   let staticNames = '';
+  /** Without --pod-manifest-path the file source is an empty set from the start (set below). */
+  const syncMirrors = (state: PodConfigState): void =>
+    mirrors.update({ staticPods: state.staticPods, mirrorPods: state.mirrorPods, apiSynced, staticSynced: state.seen.has('file') });
   const podConfig = newPodConfig((state) => {
     const names = state.staticPods.map((p) => `${p.metadata.namespace}/${p.metadata.name}`).join(',');
     if (names !== staticNames) {
@@ -181,7 +184,7 @@ export async function runKubelet(options: RunKubeletOptions): Promise<Kubelet> {
       log.info({ pods: state.staticPods.map((p) => `${p.metadata.namespace}/${p.metadata.name}`) }, 'static pods');
     }
     workers?.update(state.pods);
-    mirrors.update({ staticPods: state.staticPods, mirrorPods: state.mirrorPods, apiSynced, staticSynced: config.podManifestPath === undefined || state.seen.has('file') });
+    syncMirrors(state);
   });
   const sources: PodSource[] = [];
   if (config.podManifestPath !== undefined) {
@@ -195,13 +198,13 @@ export async function runKubelet(options: RunKubeletOptions): Promise<Kubelet> {
     ...(config.checkpointGraceMs !== undefined ? { checkpointGraceMs: config.checkpointGraceMs } : {}),
   });
   sources.push(apiSource);
+  if (config.podManifestPath === undefined) podConfig.set('file', []);
   for (const source of sources) {
     await source.start((pods) => {
       if (source.name === 'api') apiSynced = apiSource.synced;
       podConfig.set(source.name, pods);
     });
   }
-  if (config.podManifestPath === undefined) podConfig.set('file', []);
 
   // 3. The Node: its watch, registration, Lease and status.
   let statusReporter: NodeStatusReporter | undefined;
@@ -210,11 +213,8 @@ export async function runKubelet(options: RunKubeletOptions): Promise<Kubelet> {
     nodeName,
     runtime: runtime.runtime,
     logger: log.child({ part: 'node' }),
-    onNode: () => {
-      // A Node uid is what mirror pods need for their owner reference.
-      const state = podConfig.state;
-      mirrors.update({ staticPods: state.staticPods, mirrorPods: state.mirrorPods, apiSynced, staticSynced: state.seen.has('file') });
-    },
+    // A Node uid is what mirror pods need for their owner reference.
+    onNode: () => syncMirrors(podConfig.state),
     onPodCIDR: () => statusReporter?.poke(),
   });
   nodeWatch.start();
