@@ -10,7 +10,7 @@
  * Errors carry upstream's messages; the container cannot be created
  * (CreateContainerConfigError).
  */
-import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { expand } from '../env/expansion.js';
 import type { KeyValue, Mount } from '../runtime/interface.js';
@@ -59,6 +59,7 @@ function safeMakeDir(volumePath: string, subPath: string, mode: number): void {
       continue;
     }
     mkdirSync(current, { mode });
+    chmodSync(current, mode); // mkdir honours the umask; the volume's mode must win
   }
 }
 
