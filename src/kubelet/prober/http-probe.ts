@@ -72,9 +72,12 @@ function readBody(res: http.IncomingMessage, exchange: Exchange): Promise<string
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
     const done = (): void => {
-      res.destroy();
+      if (settled) return;
+      settled = true;
       resolve(Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BODY_BYTES).toString('utf8'));
+      res.destroy();
     };
     res.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
@@ -82,7 +85,11 @@ function readBody(res: http.IncomingMessage, exchange: Exchange): Promise<string
       if (size >= MAX_RESPONSE_BODY_BYTES) done();
     });
     res.on('end', done);
-    const fail = (message: string, cause?: unknown): void => reject(new ProbeError(exchange.timedOut() ? TIMEOUT_READING_BODY : message, { cause, state: 'failure' }));
+    const fail = (message: string, cause?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      reject(new ProbeError(exchange.timedOut() ? TIMEOUT_READING_BODY : message, { cause, state: 'failure' }));
+    };
     res.on('error', (e) => fail(e.message, e));
     res.on('aborted', () => fail('unexpected EOF'));
   });

@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { Server, ServerCredentials, status as grpcStatus, type ServerUnaryCall, type sendUnaryData } from '@grpc/grpc-js';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -82,6 +83,34 @@ export async function startTcpServer(): Promise<RunningServer> {
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A listener whose accept queue is full (a python3 process that listens with
+ * backlog 0 and never accepts, plus connections that fill the queue): a new
+ * connection to it neither opens nor fails, so a dial times out.
+ */
+export async function startFullListener(): Promise<RunningServer> {
+  const child = spawn('python3', ['-c', 'import socket,sys,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(600)'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+  });
+  const fillers: net.Socket[] = [];
+  for (let i = 0; i < 4; i++) {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.on('error', () => undefined);
+    fillers.push(s);
+  }
+  return {
+    port,
+    close: async () => {
+      for (const s of fillers) s.destroy();
+      child.kill('SIGKILL');
+    },
   };
 }
 
