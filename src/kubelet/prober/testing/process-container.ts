@@ -23,7 +23,7 @@ let counter = 0;
 export async function startProcessContainer(
   runtime: RuntimeService,
   root: string,
-  options: { readonly command: readonly string[]; readonly name?: string },
+  options: { readonly command: readonly string[]; readonly name?: string; readonly env?: Readonly<Record<string, string>> },
 ): Promise<ProcessContainer> {
   const n = ++counter;
   const sandboxConfig = {
@@ -45,7 +45,7 @@ export async function startProcessContainer(
         image: 'docker.io/library/not-built:1',
         command: [...options.command],
         args: [],
-        envs: [{ key: 'POD_IP', value: podIP }],
+        envs: [{ key: 'POD_IP', value: podIP }, ...Object.entries(options.env ?? {}).map(([key, value]) => ({ key, value }))],
         mounts: [],
         labels: {},
         annotations: {},
