@@ -100,6 +100,21 @@ describe('httpProbe (real servers on 127.0.0.1)', () => {
     assert.deepEqual(await probe(`/redirect?code=307&loc=${encodeURIComponent('/status?code=503')}`), { verdict: 'failure', output: 'HTTP probe failed with statuscode: 503' });
   });
 
+  it('keeps headers across a redirect, and a Host override only for a relative location', async () => {
+    const headers = [{ name: 'X-Probe', value: 'kept' }, { name: 'Host', value: 'svc.example' }];
+    seen.length = 0;
+    await probe('/redirect?loc=/ok', { headers });
+    assert.deepEqual(seen.map((r) => [r.url, r.headers['host'], r.headers['x-probe']]), [
+      ['/redirect?loc=/ok', 'svc.example', 'kept'],
+      ['/ok', 'svc.example', 'kept'],
+    ]);
+    seen.length = 0;
+    const absolute = `http://127.0.0.1:${server.port}/ok`;
+    await probe(`/redirect?loc=${encodeURIComponent(absolute)}`, { headers });
+    assert.deepEqual(seen[1]!.headers['host'], `127.0.0.1:${server.port}`);
+    assert.equal(seen[1]!.headers['x-probe'], 'kept');
+  });
+
   it('does not follow a redirect to another host: success with a ProbeWarning text', async () => {
     const loc = `http://127.0.0.2:${other.port}/`;
     assert.deepEqual(await probe(`/redirect?loc=${encodeURIComponent(loc)}`), {

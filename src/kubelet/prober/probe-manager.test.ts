@@ -218,6 +218,22 @@ describe('probe manager (fake runtime, exec probes)', () => {
     assert.equal(h.runtime.execCalls.filter((c) => c.containerId === 'c1').length, frozen);
   });
 
+  it('a container in an unknown state is neither ready nor started, and is not probed, until it runs again', async () => {
+    const h = fresh();
+    const pod = makePod([{ name: 'app', readinessProbe: execProbe('ready') }]);
+    const uid = uidOf(pod);
+    h.runtime.run('c1');
+    h.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
+    await waitFor(() => h.manager.isReady(uid, 'app'), { description: 'ready' });
+    h.runtime.containers.get('c1')!.state = 'CONTAINER_UNKNOWN';
+    await waitFor(() => !h.manager.isStarted(uid, 'app'), { description: 'not started while unknown' });
+    assert.equal(h.manager.isReady(uid, 'app'), false);
+    const frozen = h.calls('ready');
+    h.runtime.containers.get('c1')!.state = 'CONTAINER_RUNNING';
+    await waitFor(() => h.manager.isReady(uid, 'app'), { description: 'ready again' });
+    assert.ok(h.calls('ready') > frozen, 'readiness is earned again by a probe');
+  });
+
   it('a probe that times out fails with upstream text', async () => {
     const h = fresh();
     h.runtime.execAnswer = () => new Promise(() => undefined); // never answers: the handler's guard times out

@@ -14,7 +14,8 @@
  *   probe, will be restarted"); the probe's own output went in the Unhealthy
  *   event. The worker then holds until containerStarted brings a new id.
  * - A container seen exited (or gone) is neither ready nor started, and its
- *   probes stop. onChange(podUid) follows every change of ready or started
+ *   probes stop; one in CRI's CONTAINER_UNKNOWN state is neither while it
+ *   lasts, and is not probed. onChange(podUid) follows every change of ready or started
  *   that a probe caused (not those the caller caused by containerStarted,
  *   containerStopped or removePod).
  */
@@ -163,6 +164,14 @@ export function newProbeManager(options: ProbeManagerOptions): ProbeManager {
               containerNotRunning: () => {
                 stopWorkers(record);
                 update(record, () => (record.running = false));
+              },
+              containerSeen: (running) => {
+                if (record.running === running) return;
+                update(record, () => {
+                  record.running = running;
+                  // As upstream records a failure for a container not running: readiness must be earned again.
+                  if (!running) record.readinessSucceeded = false;
+                });
               },
               setResult: (k, result) => onResult(record, k, result),
             },

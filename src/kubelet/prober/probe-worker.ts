@@ -21,6 +21,8 @@ export interface ProbeWorkerHost {
   isStarted(): boolean;
   /** The container exited or is gone: every worker of it stops and its results go false. */
   containerNotRunning(): void;
+  /** What the runtime says of a container that has not exited: running (true), or in an unknown state (false: neither ready nor started until it runs again). */
+  containerSeen(running: boolean): void;
   /** A result reached its threshold (the manager turns it into readiness, started, or a kill). */
   setResult(kind: ProbeKind, result: 'success' | 'failure'): void;
 }
@@ -120,10 +122,12 @@ export class ProbeWorker {
       const status = await runtime.containerStatus(target.containerId);
       if (this.stopped) return 'stop';
       if (status.state === 'CONTAINER_CREATED') return period();
-      if (status.state !== 'CONTAINER_RUNNING') {
+      if (status.state === 'CONTAINER_EXITED') {
         host.containerNotRunning();
         return 'stop';
       }
+      host.containerSeen(status.state === 'CONTAINER_RUNNING');
+      if (status.state !== 'CONTAINER_RUNNING') return period();
       startedAtMs = Number(status.startedAt / 1_000_000n);
     } catch (e: unknown) {
       if (this.stopped) return 'stop';
