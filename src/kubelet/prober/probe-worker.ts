@@ -44,6 +44,8 @@ type Step = { readonly next: number } | 'stop';
 export class ProbeWorker {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** The loop ended by itself (startup done, held after a kill): a trigger does not restart it. */
+  private halted = false;
   private inFlight = false;
   private triggered = false;
   private lastResult: 'success' | 'failure' | undefined;
@@ -72,7 +74,7 @@ export class ProbeWorker {
 
   /** Probe now instead of at the next period (upstream's manual trigger; the startup probe has just succeeded). */
   trigger(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.halted) return;
     if (this.inFlight) {
       this.triggered = true;
       return;
@@ -108,7 +110,11 @@ export class ProbeWorker {
     } finally {
       this.inFlight = false;
     }
-    if (this.stopped || step === 'stop') return;
+    if (step === 'stop') {
+      this.halted = true;
+      return;
+    }
+    if (this.stopped) return;
     this.schedule(this.triggered ? 0 : step.next);
   }
 
