@@ -129,6 +129,7 @@ export async function runKubelet(options: RunKubeletOptions): Promise<Kubelet> {
     probes = parts.newProbeManager({
       runtime: runtime.runtime,
       events: recorder,
+      registry,
       onChange: (podUid) => workers?.requestSync(podUid),
       onFailure: (podUid, containerName, containerId, _kind, message) => workers?.killContainer(podUid, containerName, containerId, message),
     });
