@@ -181,6 +181,7 @@ export interface BuildAndImportOptions {
   readonly workDir: string;
   readonly busyboxPath?: string;
   readonly rebuild?: boolean;
+  readonly ctrPath?: string;
 }
 
 /** Builds (or reuses) each image's archive and imports it; returns the names now present. */
@@ -193,7 +194,11 @@ export async function buildAndImportImages(options: BuildAndImportOptions): Prom
       ...(options.busyboxPath !== undefined ? { busyboxPath: options.busyboxPath } : {}),
       ...(options.rebuild !== undefined ? { rebuild: options.rebuild } : {}),
     });
-    await importOciArchive({ containerdAddress: options.containerdAddress, archive: built.archive });
+    await importOciArchive({
+      containerdAddress: options.containerdAddress,
+      archive: built.archive,
+      ...(options.ctrPath !== undefined ? { ctrPath: options.ctrPath } : {}),
+    });
     names.push(...built.tags);
   }
   return names;
