@@ -1,7 +1,8 @@
 /**
  * `k8ts image import` (the real command) into a real, private containerd with
  * no images: afterwards the CRI lists busybox under both tags and the pause
- * image under containerd's sandbox_image name, and a pod runs on them.
+ * image under containerd's sandbox_image name, and a pod runs on them. This
+ * containerd has no pod network (and no network namespace): host-network only.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +20,7 @@ describe('k8ts image import into containerd', skip !== undefined ? { skip } : {}
   let containerd: PrivateContainerd;
   let dataDir: string;
   before(async () => {
-    containerd = await startPrivateContainerd({ images: [] });
+    containerd = await startPrivateContainerd({ images: [], podNetwork: false });
     dataDir = mkdtempSync(join(tmpdir(), 'k8ts-image-import-'));
   });
   after(async () => {
@@ -42,6 +43,10 @@ describe('k8ts image import into containerd', skip !== undefined ? { skip } : {}
       assert.match(busybox?.id ?? '', /^sha256:[0-9a-f]{64}$/);
       const pause = await cri.images.imageStatus('registry.k8s.io/pause:3.6');
       assert.equal(pause?.uid, 65535);
+      const network = (await cri.runtime.status()).conditions.find((c) => c.type === 'NetworkReady');
+      await cri.runtime.updateRuntimeConfig({ podCIDR: '10.244.9.0/24' });
+      assert.equal((await cri.runtime.status()).conditions.find((c) => c.type === 'NetworkReady')?.status, false, 'no CNI template: no pod network');
+      assert.equal(network?.status, false);
 
       const logDirectory = join(dataDir, 'pods', 'default_hello_u1');
       const sandbox = {

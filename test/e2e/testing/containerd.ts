@@ -1,13 +1,19 @@
 /**
  * A private containerd for tests: its own root, state, socket, CNI config and
- * opt directory under a temporary directory, running inside a network
- * namespace the helper creates (so the CNI bridge, its veths and the
- * ip_forward sysctl that the bridge plugin sets all stay in there), with the
- * busybox and pause images built from the host and imported.
+ * opt directory under a temporary directory, with the busybox and pause images
+ * built from the host and imported.
  *
- * The CNI config comes from a template (bridge + host-local) that containerd
- * fills in when the kubelet (or a test) calls UpdateRuntimeConfig with the
- * node's pod CIDR; until then only host-network sandboxes run.
+ * With pod networks (the default) containerd runs inside a network namespace
+ * the helper creates, so the CNI bridge, its veths and the ip_forward sysctl
+ * that the bridge plugin sets all stay in there; the CNI config comes from a
+ * template (bridge + host-local) that containerd fills in when the kubelet (or
+ * a test) calls UpdateRuntimeConfig with the node's pod CIDR; until then only
+ * host-network sandboxes run. Whatever talks to pod IPs (or to containerd's
+ * streaming server, which listens on 127.0.0.1) must run in that namespace
+ * too (`nsenter --net=/run/netns/<netns>`).
+ *
+ * With `podNetwork: false` containerd runs in the machine's namespace with no
+ * CNI template at all (no bridge can ever appear): host-network pods only.
  *
  * stop() undoes it all, in the order containerd needs (its shims outlive it):
  * every sandbox stopped and removed through the CRI, containerd stopped by its
@@ -39,6 +45,8 @@ export interface PrivateContainerdOptions {
   readonly cgroupParents?: readonly string[];
   /** The bridge device name inside the namespace (default k8tsbr0). */
   readonly bridge?: string;
+  /** false: no network namespace and no CNI config, host-network sandboxes only (default true). */
+  readonly podNetwork?: boolean;
 }
 
 export interface PrivateContainerd {
@@ -47,8 +55,8 @@ export interface PrivateContainerd {
   readonly address: string;
   /** The CRI endpoint, unix:///…/containerd.sock. */
   readonly endpoint: string;
-  /** The network namespace containerd and every pod network live in (a name under /run/netns). */
-  readonly netns: string;
+  /** The network namespace containerd and every pod network live in (a name under /run/netns); undefined without pod networks. */
+  readonly netns: string | undefined;
   readonly logFile: string;
   readonly pid: number;
   /** Image names imported. */
@@ -83,7 +91,7 @@ export function containerdUnavailableReason(): Promise<string | undefined> {
 
 const toml = (s: string): string => JSON.stringify(s);
 
-function configToml(dir: string): string {
+function configToml(dir: string, podNetwork: boolean): string {
   return `version = 2
 root = ${toml(join(dir, 'root'))}
 state = ${toml(join(dir, 'state'))}
@@ -102,8 +110,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = ${toml(join(dir, 'cni', 'net.d'))}
-    conf_template = ${toml(join(dir, 'cni', 'template.conflist'))}
-  [plugins."io.containerd.grpc.v1.cri".containerd]
+${podNetwork ? `    conf_template = ${toml(join(dir, 'cni', 'template.conflist'))}\n` : ''}  [plugins."io.containerd.grpc.v1.cri".containerd]
     snapshotter = "overlayfs"
     default_runtime_name = "runc"
     [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
@@ -198,12 +205,13 @@ export async function startPrivateContainerd(options: PrivateContainerdOptions =
   const dir = mkdtempSync(join(tmpdir(), 'k8ts-containerd-'));
   const bridge = options.bridge ?? 'k8tsbr0';
   for (const d of ['root', 'state', 'run', 'opt', 'cni/net.d', 'cni/ipam']) mkdirSync(join(dir, d), { recursive: true });
-  writeFileSync(join(dir, 'config.toml'), configToml(dir));
-  writeFileSync(join(dir, 'cni', 'template.conflist'), cniTemplate(dir, bridge));
+  const podNetwork = options.podNetwork ?? true;
+  writeFileSync(join(dir, 'config.toml'), configToml(dir, podNetwork));
+  if (podNetwork) writeFileSync(join(dir, 'cni', 'template.conflist'), cniTemplate(dir, bridge));
   const address = join(dir, 'run', 'containerd.sock');
   const endpoint = `unix://${address}`;
   const logFile = join(dir, 'containerd.log');
-  const netns = `k8ts-ctd-${randomBytes(4).toString('hex')}`;
+  const netns = podNetwork ? `k8ts-ctd-${randomBytes(4).toString('hex')}` : undefined;
   const logTail = (lines = 30): string => {
     try {
       return readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
@@ -219,17 +227,21 @@ export async function startPrivateContainerd(options: PrivateContainerdOptions =
       process.kill(child.pid, 'SIGKILL');
       await new Promise((resolve) => child!.once('close', resolve));
     }
-    if (netnsMade) await run('ip', ['netns', 'del', netns]).catch(() => undefined);
+    if (netnsMade && netns !== undefined) await run('ip', ['netns', 'del', netns]).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await run('ip', ['netns', 'add', netns]);
-    netnsMade = true;
-    await run('ip', ['-n', netns, 'link', 'set', 'lo', 'up']);
+    if (netns !== undefined) {
+      await run('ip', ['netns', 'add', netns]);
+      netnsMade = true;
+      await run('ip', ['-n', netns, 'link', 'set', 'lo', 'up']);
+    }
     const log = openSync(logFile, 'a');
     try {
+      const containerd = ['containerd', '--config', join(dir, 'config.toml')];
       // nsenter changes only the network namespace (ip netns exec would also remount /sys, hiding the cgroups).
-      child = spawn('nsenter', [`--net=/run/netns/${netns}`, 'containerd', '--config', join(dir, 'config.toml')], { stdio: ['ignore', log, log] });
+      const argv = netns !== undefined ? ['nsenter', `--net=/run/netns/${netns}`, ...containerd] : containerd;
+      child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', log, log] });
     } finally {
       closeSync(log);
     }
@@ -280,7 +292,7 @@ async function stopPrivateContainerd(p: {
   dir: string;
   address: string;
   endpoint: string;
-  netns: string;
+  netns: string | undefined;
   cgroupParents: readonly string[];
 }): Promise<void> {
   const problems: string[] = [];
@@ -330,7 +342,7 @@ async function stopPrivateContainerd(p: {
   removeCgroup('k8s.io'); // only when empty: another containerd's containers keep it busy
   for (const parent of p.cgroupParents) removeCgroup(parent.replace(/^\//, ''));
   // 5. The namespace (its bridge goes with it) and the directory.
-  await run('ip', ['netns', 'del', p.netns]).catch((e: unknown) => problems.push(`ip netns del ${p.netns}: ${e instanceof Error ? e.message : String(e)}`));
+  if (p.netns !== undefined) await run('ip', ['netns', 'del', p.netns]).catch((e: unknown) => problems.push(`ip netns del ${p.netns}: ${e instanceof Error ? e.message : String(e)}`));
   try {
     rmSync(p.dir, { recursive: true, force: true });
   } catch (e: unknown) {
