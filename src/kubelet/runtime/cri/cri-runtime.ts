@@ -13,8 +13,9 @@
  * - imageStatus of an absent image answers OK with no image: undefined.
  * - The kubelet never pulls: there is no PullImage here.
  * - exec, attach and portForward ask containerd for its streaming URL (so an
- *   unknown id is NotFound) and then reject: connecting to containerd's
- *   streaming server is not done yet (see the README of this folder).
+ *   unknown id is NotFound) and connect to it over SPDY/3.1 (cri-streams.ts).
+ *   containerd's streaming server listens on 127.0.0.1 of containerd's network
+ *   namespace, so the kubelet must share it.
  */
 import {
   RuntimeError,
@@ -39,6 +40,7 @@ import {
   type VersionInfo,
 } from '../interface.js';
 import { CriConnection } from './cri-connection.js';
+import { openPortForward, openRemoteCommand } from './cri-streams.js';
 import {
   fromContainer,
   fromContainerStatus,
@@ -68,6 +70,8 @@ export interface CriRuntimeOptions {
 }
 
 export const DEFAULT_CRI_TIMEOUT_MS = 120_000;
+/** How long an ended attach looks for its container's exit before it reports 0 (the container still runs). */
+const ATTACH_EXIT_WAIT_MS = 2_000;
 /** The CRI version the kubelet announces in VersionRequest. */
 const KUBELET_CRI_VERSION = '0.1.0';
 
@@ -76,8 +80,14 @@ const ignoreNotFound = (e: unknown): void => {
   throw e;
 };
 
-const notYet = (what: string, url: string): RuntimeError =>
-  new RuntimeError('Unknown', `not yet supported by the cri runtime: ${what} (containerd offered the stream at ${url}; connecting to containerd's streaming server is not implemented)`);
+/** Connecting to containerd's streaming server failed: Unknown, naming what and where. */
+async function streaming<T>(what: string, url: string, connect: () => Promise<T>): Promise<T> {
+  try {
+    return await connect();
+  } catch (e: unknown) {
+    throw new RuntimeError('Unknown', `${what}: containerd's streaming server at ${url}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
 
 export class CriRuntimeService implements RuntimeService {
   constructor(private readonly conn: CriConnection) {}
@@ -191,7 +201,7 @@ export class CriRuntimeService implements RuntimeService {
       stdout: request.stdout,
       stderr: request.stderr && !request.tty,
     });
-    throw notYet('exec', r.url);
+    return streaming('exec', r.url, () => openRemoteCommand(r.url, request));
   }
 
   async attach(request: StreamRequest): Promise<StreamSession> {
@@ -202,12 +212,27 @@ export class CriRuntimeService implements RuntimeService {
       stdout: request.stdout,
       stderr: request.stderr && !request.tty,
     });
-    throw notYet('attach', r.url);
+    const id = request.containerId;
+    return streaming('attach', r.url, () =>
+      openRemoteCommand(r.url, {
+        ...request,
+        // attach reports only Success when the container ends: its exit code is the container's.
+        exitCodeAfter: async () => {
+          // containerd may record the exit a moment after the stream ends.
+          for (const deadline = Date.now() + ATTACH_EXIT_WAIT_MS; ; ) {
+            const s = await this.containerStatus(id).catch(() => undefined);
+            if (s?.state === 'CONTAINER_EXITED') return s.exitCode;
+            if (s === undefined || Date.now() > deadline) return undefined;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        },
+      }),
+    );
   }
 
   async portForward(podSandboxId: string, port: number): Promise<NodeJS.ReadWriteStream> {
     const r = await this.call<{ url: string }>('PortForward', { pod_sandbox_id: podSandboxId, port: [port] });
-    throw notYet('port-forward', r.url);
+    return streaming('port-forward', r.url, () => openPortForward(r.url, port));
   }
 }
 
