@@ -3,6 +3,8 @@
  * private containerd (test/e2e/testing/containerd.ts): host-network and
  * pod-network sandboxes (a CNI bridge inside the network namespace the helper
  * made; the pod CIDR reaches containerd through updateRuntimeConfig).
+ * Streaming is skipped here: containerd's streaming server listens inside that
+ * namespace; runtime-cri-host.test.ts covers exec, attach and port-forward.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

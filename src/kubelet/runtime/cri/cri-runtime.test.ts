@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -87,7 +88,16 @@ describe('cri runtime (against a fake CRI server)', () => {
   const rt = runtime.runtime;
   const T = '1764480000123456789'; // nanoseconds beyond 2^53
 
+  let closedPort = 0;
+
   before(async () => {
+    // A loopback port nothing listens on: the streaming URLs the fake hands out.
+    closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
     ({ server, requests } = await fakeCri(socket, {
       Version: () => ({ version: '0.1.0', runtime_name: 'containerd', runtime_version: '1.6.20~ds1', runtime_api_version: 'v1' }),
       Status: () => ({ status: { conditions: [{ type: 'RuntimeReady', status: true, reason: '', message: '' }, { type: 'NetworkReady', status: false, reason: 'NetworkPluginNotReady', message: 'cni config uninitialized' }] } }),
@@ -117,9 +127,9 @@ describe('cri runtime (against a fake CRI server)', () => {
           : fail(status.NOT_FOUND, 'not found'),
       ExecSync: (r) =>
         r.timeout === '1' ? fail(status.DEADLINE_EXCEEDED, 'failed to exec in container: timeout 1s exceeded') : { stdout: Buffer.from('out'), stderr: Buffer.from('err'), exit_code: 3 },
-      Exec: () => ({ url: 'http://127.0.0.1:1234/exec/abc' }),
+      Exec: () => ({ url: `http://127.0.0.1:${closedPort}/exec/abc` }),
       Attach: () => fail(status.NOT_FOUND, 'container not found'),
-      PortForward: () => ({ url: 'http://127.0.0.1:1234/portforward/abc' }),
+      PortForward: () => ({ url: `http://127.0.0.1:${closedPort}/portforward/abc` }),
       ListImages: () => ({ images: [{ id: 'sha256:p', repo_tags: ['registry.k8s.io/pause:3.6'], repo_digests: [], size: '700000', uid: { value: '65535' }, username: '', pinned: false }] }),
       ImageStatus: (r) =>
         (r.image as { image: string }).image === 'busybox:1.35'
@@ -228,10 +238,13 @@ describe('cri runtime (against a fake CRI server)', () => {
     await assert.rejects(rt.execSync('c1', ['sleep', '9'], 1), isCode('DeadlineExceeded', /timeout 1s exceeded/));
   });
 
-  it('rejects exec and port-forward clearly once containerd has offered its stream', async () => {
-    await assert.rejects(rt.exec({ containerId: 'c1', cmd: ['sh'], stdin: true, stdout: true, stderr: true, tty: true }), isCode('Unknown', /not yet supported by the cri runtime: exec/));
+  it('fails exec and port-forward with Unknown, naming the URL, when the streaming server cannot be reached', async () => {
+    await assert.rejects(
+      rt.exec({ containerId: 'c1', cmd: ['sh'], stdin: true, stdout: true, stderr: true, tty: true }),
+      isCode('Unknown', new RegExp(`^exec: containerd's streaming server at http://127\\.0\\.0\\.1:${closedPort}/exec/abc: .*ECONNREFUSED`)),
+    );
     assert.equal((last('Exec') as { stderr: boolean }).stderr, false, 'a tty merges stderr');
-    await assert.rejects(rt.portForward('s1', 8080), isCode('Unknown', /port-forward/));
+    await assert.rejects(rt.portForward('s1', 8080), isCode('Unknown', /^port-forward: .*ECONNREFUSED/));
     assert.deepEqual((last('PortForward') as { port: number[] }).port, [8080]);
   });
 
