@@ -268,6 +268,11 @@ export async function startPrivateContainerd(options: PrivateContainerdOptions =
     const started = child;
     const pid = started.pid!;
     let stopped: Promise<void> | undefined;
+    // Last resort when the test process dies before its `after` hook (an uncaught error): containerd must not outlive it.
+    const killOnExit = (): void => {
+      if (stopped === undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    };
+    process.once('exit', killOnExit);
     return {
       dir,
       address,
@@ -277,7 +282,13 @@ export async function startPrivateContainerd(options: PrivateContainerdOptions =
       pid,
       images,
       logTail,
-      stop: () => (stopped ??= stopPrivateContainerd({ started, pid, dir, address, endpoint, netns, cgroupParents: options.cgroupParents ?? [] })),
+      stop: () => {
+        if (stopped === undefined) {
+          process.off('exit', killOnExit);
+          stopped = stopPrivateContainerd({ started, pid, dir, address, endpoint, netns, cgroupParents: options.cgroupParents ?? [] });
+        }
+        return stopped;
+      },
     };
   } catch (e: unknown) {
     const tail = logTail();
