@@ -212,6 +212,8 @@ export class SpdySession extends EventEmitter<SpdySessionEvents> {
           return;
         }
         const stream = new SpdyStream(frame.streamId, headers, this);
+        // A write racing the connection's end must not become an uncaught 'error'.
+        stream.on('error', () => undefined);
         this.streams.set(frame.streamId, stream);
         this.sendFrame({ type: 'SYN_REPLY', streamId: frame.streamId, flags: 0, headerBlock: this.compressor.compress(encodeHeaderBlock({})) });
         if ((frame.flags & FLAG_UNIDIRECTIONAL) !== 0) stream.markLocalClosed();
