@@ -145,6 +145,9 @@ describe('SPDY/3.1 framer', () => {
     assert.notDeepEqual([...second.subarray(0, 2)], [0x78, 0x01]);
     const inflated = inflateSync(Buffer.concat([first, second]), { finishFlush: constants.Z_SYNC_FLUSH, dictionary: SPDY3_HEADER_DICTIONARY });
     assert.deepEqual(inflated, Buffer.concat([a, b]));
+    // Each block ends with the sync-flush marker Go's inflater needs to hand out the block's last bytes.
+    assert.deepEqual([...first.subarray(-5)], [0x00, 0x00, 0x00, 0xff, 0xff]);
+    assert.equal(hex(compressor.compress(encodeHeaderBlock({}))), '000400fbff' + '00000000' + '000000ffff');
   });
 
   it('inflates header blocks compressed as Go does, block after block, and its own', async () => {

@@ -331,13 +331,15 @@ export function decodeHeaderBlock(block: Buffer): Record<string, string[]> {
   return headers;
 }
 
+const SYNC_FLUSH_MARKER = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]);
+
 /** The largest stored deflate block. */
 const STORED_BLOCK_MAX = 0xffff;
 
 /**
  * Compresses this side's header blocks: one zlib stream for the session,
- * each block ending on a byte boundary as a sync flush would (stored blocks,
- * so there is nothing to flush). The stream does not announce the dictionary
+ * each block written as stored (uncompressed) deflate blocks and ended, as a
+ * sync flush ends it, by an empty stored block. The stream does not announce the dictionary
  * (FDICT unset): nothing in it refers to one.
  */
 export class HeaderCompressor {
@@ -360,6 +362,9 @@ export class HeaderCompressor {
       parts.push(head, block.subarray(offset, offset + length));
       offset += length;
     } while (offset < block.length);
+    // The sync-flush marker, an empty stored block: Go's inflater hands out a stored block's bytes only once
+    // it has read the next block's header, so without it the block's last bytes would wait for the next frame.
+    parts.push(SYNC_FLUSH_MARKER);
     return Buffer.concat(parts);
   }
 }
