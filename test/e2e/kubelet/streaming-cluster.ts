@@ -190,13 +190,19 @@ export async function runPod(cluster: StreamingCluster, name: string, containers
       if (attempt < attempts.length - 1) await waitFor(async () => (await rt.containerStatus(id)).state === 'CONTAINER_EXITED', `${c.name} attempt ${attempt} to exit`);
     }
   }
+  // What the pod workers would report (kubectl port-forward wants a Running pod).
+  const pods = cluster.admin.resource(PODS);
+  const current = await pods.get(name, { namespace: 'default' });
+  await pods.updateStatus({ ...current, status: { ...(current as { status?: object }).status, phase: 'Running', hostIP: '127.0.0.1', podIP, podIPs: [{ ip: podIP }] } } as KubeObject, {
+    namespace: 'default',
+  });
   return { uid, podIP };
 }
 
-export async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+export async function waitFor(check: () => Promise<boolean>, what: string | (() => string), timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -69,7 +69,7 @@ describe('kubectl logs, exec and port-forward through the kubelet', { timeout: 1
         let output = '';
         child.stdout.on('data', (c: Buffer) => (output += c.toString()));
         child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-        await waitFor(async () => /Forwarding from 127\.0\.0\.1:(\d+)/.test(output), `port-forward to start (${output})`);
+        await waitFor(async () => /Forwarding from 127\.0\.0\.1:(\d+)/.test(output), () => `port-forward to start (${output})`);
         const localPort = Number(/Forwarding from 127\.0\.0\.1:(\d+)/.exec(output)![1]);
         for (let i = 0; i < 2; i++) {
           const answer = await new Promise<string>((resolve, reject) => {
