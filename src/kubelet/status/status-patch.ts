@@ -60,6 +60,8 @@ function diffMergedList(field: string, mergeKey: string, before: Json[], after: 
     after.filter((i) => beforeByKey.has(i[mergeKey])).map((i) => i[mergeKey]),
   );
   if (items.length === 0 && sameOrder) return {};
+  // With nothing before, the patch's own order is the list's: no directive needed.
+  if (before.length === 0) return { [field]: items };
   return { [`$setElementOrder/${field}`]: after.map((item) => ({ [mergeKey]: item[mergeKey] })), ...(items.length > 0 ? { [field]: items } : {}) };
 }
 
