@@ -196,9 +196,9 @@ export class StatusManager {
           }
           this.options.logger.debug({ pod: `${entry.namespace}/${entry.name}`, phase: updated.status?.phase }, 'Status for pod updated successfully');
         } catch (e: unknown) {
-          if (isNotFound(e) || (entry.uid !== undefined && (isConflict(e) || isInvalid(e)))) {
-            // The pod is gone, or its name belongs to another pod now (the uid precondition failed); a static
-            // pod's mirror may appear later (observePod clears this).
+          if (entry.uid !== undefined && (isNotFound(e) || isConflict(e) || isInvalid(e))) {
+            // The pod is gone, or its name belongs to another pod now (the uid precondition failed).
+            // (A static pod's mirror pod may not exist yet: that is retried below.)
             this.options.logger.info({ pod: `${entry.namespace}/${entry.name}`, err: String(e) }, 'Pod not found or replaced in the API server, status not written');
             entry.gone = true;
             return;

@@ -5,7 +5,7 @@
  * metadata so that a pod deleted and recreated under the same name is never
  * given another pod's status). Lists with a merge key (conditions by type,
  * podIPs and hostIPs by ip) are patched item by item with
- * `$setElementOrder`, removed items with `$patch: delete`; other lists are
+ * `$setElementOrder` (the whole list with `$patch: replace` when one went); other lists are
  * replaced whole; removed fields are null.
  */
 import { isPlainObject, jsonEqual } from '../../machinery/meta.js';
@@ -54,7 +54,8 @@ function diffMergedList(field: string, mergeKey: string, before: Json[], after: 
     const changes = diffMaps(old, item, {});
     if (Object.keys(changes).length > 0) items.push({ [mergeKey]: item[mergeKey], ...changes });
   }
-  for (const item of before) if (!afterKeys.has(item[mergeKey])) items.push({ [mergeKey]: item[mergeKey], $patch: 'delete' });
+  // An item went: the list is sent whole with `$patch: replace` (simpler for servers than deletions mixed with an element order).
+  if (before.some((item) => !afterKeys.has(item[mergeKey]))) return { [field]: [{ $patch: 'replace' }, ...after] };
   const sameOrder = jsonEqual(
     before.filter((i) => afterKeys.has(i[mergeKey])).map((i) => i[mergeKey]),
     after.filter((i) => beforeByKey.has(i[mergeKey])).map((i) => i[mergeKey]),
