@@ -6,6 +6,8 @@ import type { ContainerStatus } from 'kubernetes-types/core/v1.js';
 import { waitFor } from '../../client/testing/wait-for.js';
 import { CONTAINER_NAME_LABEL, POD_UID_LABEL } from '../runtime/labels.js';
 import type { Pod } from '../types.js';
+import { VolumeError } from '../volumes/interface.js';
+import { serviceUnavailable } from '../../machinery/status.js';
 import { newHarness, NODE_IP, shellPod, type Harness } from './testing/harness.js';
 
 const WAIT = { timeoutMs: 20_000, intervalMs: 10 };
@@ -305,5 +307,55 @@ describe('pod workers on the process runtime', () => {
     await h.client.resource<Pod>({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true }).delete('hooks', { namespace: 'default' });
     await waitFor(async () => (await h.getPod('hooks')) === undefined, WAIT);
     assert.equal(readFileSync(marker, 'utf8'), 'stopping\n');
+  });
+
+  it('reports a volume that cannot be set up (FailedMount) and starts nothing until it can', async () => {
+    const h = harness();
+    h.volumes.failWith = new VolumeError('config', 'configmap "settings" not found');
+    await h.createPod(shellPod('mount', 'exec sleep 1000'));
+    await waitFor(() => h.events.some((e) => e.reason === 'FailedMount' && e.message === 'MountVolume.SetUp failed for volume "config" : configmap "settings" not found'), WAIT);
+    const pod = (await h.getPod('mount'))!;
+    assert.equal((await h.runtime.runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: pod.metadata.uid! } })).length, 0);
+    h.volumes.failWith = undefined;
+    await waitFor(async () => (await h.getPod('mount'))?.status?.phase === 'Running', WAIT);
+  });
+
+  it('reports a sandbox that cannot be made (FailedCreatePodSandBox); a host-network pod still runs, with the node IP', async () => {
+    const h = harness({ runtime: { podCIDR: undefined as unknown as string } });
+    await h.createPod(shellPod('nocidr', 'exec sleep 1000'));
+    await h.createPod(shellPod('hostnet', 'exec sleep 1000', { hostNetwork: true }));
+    await waitFor(() => h.events.some((e) => e.pod === 'nocidr' && e.reason === 'FailedCreatePodSandBox' && e.message.startsWith('Failed to create pod sandbox: ')), WAIT);
+    await waitFor(async () => (await h.getPod('hostnet'))?.status?.phase === 'Running', WAIT);
+    const hostnet = (await h.getPod('hostnet'))!;
+    assert.equal(hostnet.status?.podIP, NODE_IP);
+    assert.deepEqual(hostnet.status?.podIPs, [{ ip: NODE_IP }]);
+    const nocidr = (await h.getPod('nocidr'))!;
+    assert.equal(nocidr.status?.phase, 'Pending');
+    assert.equal(condition(nocidr, 'PodReadyToStartContainers'), 'False');
+    assert.equal(statusOf(nocidr)?.state?.waiting?.reason, 'ContainerCreating');
+  });
+
+  it('reports a command that cannot start (RunContainerError, then back-off)', async () => {
+    const h = harness();
+    const pod = shellPod('nocmd', '');
+    pod.spec!.containers[0]!.command = ['/nonexistent/k8ts-command'];
+    await h.createPod(pod);
+    await waitFor(async () => {
+      const reason = statusOf(await h.getPod('nocmd'))?.state?.waiting?.reason;
+      return reason === 'RunContainerError' || reason === 'CrashLoopBackOff';
+    }, WAIT);
+    assert.ok(h.events.some((e) => e.pod === 'nocmd' && e.type === 'Warning' && e.reason === 'Failed' && e.message.startsWith('Error: ')));
+  });
+
+  it('retries the final delete until the API server takes it', async () => {
+    const h = harness();
+    await h.createPod(shellPod('retry-delete', 'exec sleep 1000'));
+    await waitFor(async () => (await h.getPod('retry-delete'))?.status?.phase === 'Running', WAIT);
+    const pods = h.client.resource<Pod>({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true });
+    await pods.delete('retry-delete', { namespace: 'default', gracePeriodSeconds: 1 });
+    h.client.injectError('delete', 'pods', serviceUnavailable('the API server is restarting'), 2);
+    await waitFor(async () => (await h.getPod('retry-delete')) === undefined, WAIT);
+    const deletes = h.client.actionsOf('delete', 'pods').filter((a) => a.name === 'retry-delete');
+    assert.equal(deletes.filter((a) => a.error !== undefined).length, 2);
   });
 });
