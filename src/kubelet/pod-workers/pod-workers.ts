@@ -40,6 +40,7 @@ interface Worker extends PodState {
 
 const DEFAULT_RELIST_MS = 1000;
 const DEFAULT_STATUS_RETRY_MS = 10_000;
+const HOUSEKEEPING_MS = 2000;
 
 class PodWorkersImpl implements PodWorkers {
   private readonly workers = new Map<string, Worker>();
@@ -51,6 +52,8 @@ class PodWorkersImpl implements PodWorkers {
   private relisting: Promise<void> | undefined;
   private housekeeping: Promise<void> | undefined;
   private housekeepingAgain = false;
+  private housekeepingTimer: NodeJS.Timeout | undefined;
+  private lastHousekeeping = 0;
   private lastStates = new Map<string, string>();
   private haveDesiredSet = false;
   private stopped = false;
@@ -131,6 +134,7 @@ class PodWorkersImpl implements PodWorkers {
     this.abort.abort();
     clearInterval(this.resyncTimer);
     clearInterval(this.relistTimer);
+    clearTimeout(this.housekeepingTimer);
     this.statuses.stop();
     for (const w of this.workers.values()) clearTimeout(w.timer);
     await Promise.all([...[...this.workers.values()].map((w) => w.loop), this.relisting, this.housekeeping]);
@@ -224,8 +228,20 @@ class PodWorkersImpl implements PodWorkers {
     })();
   }
 
+  /** Housekeeping at most every HOUSEKEEPING_MS (upstream's housekeeping period), however often the desired set changes. */
   private runHousekeeping(): void {
-    if (this.stopped || !this.haveDesiredSet) return;
+    if (this.stopped || !this.haveDesiredSet || this.housekeepingTimer !== undefined) return;
+    const wait = Math.max(0, this.lastHousekeeping + HOUSEKEEPING_MS - Date.now());
+    this.housekeepingTimer = setTimeout(() => {
+      this.housekeepingTimer = undefined;
+      this.lastHousekeeping = Date.now();
+      this.startHousekeeping();
+    }, wait);
+    this.housekeepingTimer.unref();
+  }
+
+  private startHousekeeping(): void {
+    if (this.stopped) return;
     if (this.housekeeping !== undefined) {
       this.housekeepingAgain = true;
       return;
