@@ -65,10 +65,10 @@ describe('computePodActions', () => {
 
   it('starts the first init container first, then the next one after it succeeds, then the app containers', () => {
     const p = pod({ initContainers: [{ name: 'i1', image: 'img' }, { name: 'i2', image: 'img' }] });
-    assert.equal(computePodActions(p, runtimePod([], [])).nextInitContainer?.name, 'i1');
+    assert.deepEqual(computePodActions(p, runtimePod([], [])).initContainersToStart.map((c) => c.name), ['i1']);
     const s = sandbox();
-    assert.equal(computePodActions(p, runtimePod([s], [container(p, 'i1', 'CONTAINER_RUNNING')])).nextInitContainer, undefined);
-    assert.equal(computePodActions(p, runtimePod([s], [container(p, 'i1', 'CONTAINER_EXITED')])).nextInitContainer?.name, 'i2');
+    assert.deepEqual(computePodActions(p, runtimePod([s], [container(p, 'i1', 'CONTAINER_RUNNING')])).initContainersToStart, []);
+    assert.deepEqual(computePodActions(p, runtimePod([s], [container(p, 'i1', 'CONTAINER_EXITED')])).initContainersToStart.map((c) => c.name), ['i2']);
     const done = computePodActions(p, runtimePod([s], [container(p, 'i1', 'CONTAINER_EXITED'), container(p, 'i2', 'CONTAINER_EXITED')]));
     assert.deepEqual(done.containersToStart.map((c) => c.name), ['a', 'b']);
   });
@@ -77,11 +77,11 @@ describe('computePodActions', () => {
     const inits = { initContainers: [{ name: 'i1', image: 'img' }] };
     const s = sandbox();
     const always = pod(inits);
-    assert.equal(computePodActions(always, runtimePod([s], [container(always, 'i1', 'CONTAINER_EXITED', 1)])).nextInitContainer?.name, 'i1');
+    assert.deepEqual(computePodActions(always, runtimePod([s], [container(always, 'i1', 'CONTAINER_EXITED', 1)])).initContainersToStart.map((c) => c.name), ['i1']);
     const never = pod({ ...inits, restartPolicy: 'Never' });
     const a = computePodActions(never, runtimePod([s], [container(never, 'i1', 'CONTAINER_EXITED', 1)]));
     assert.equal(a.killPod, true);
-    assert.equal(a.nextInitContainer, undefined);
+    assert.deepEqual(a.initContainersToStart, []);
   });
 
   it('restarts exited containers per restartPolicy and kills the pod when nothing is left to run', () => {
@@ -138,5 +138,37 @@ describe('computePodActions', () => {
   it('finds no init container to run once an app container runs', () => {
     const p = pod({ initContainers: [{ name: 'i1', image: 'img' }] });
     assert.equal(findNextInitContainerToRun(p, runtimePod([sandbox()], [container(p, 'a', 'CONTAINER_RUNNING')])).done, true);
+  });
+});
+
+describe('computePodActions with sidecars (init containers with restartPolicy Always)', () => {
+  const withSidecar = (restartPolicy = 'Never'): Pod =>
+    pod({ restartPolicy, initContainers: [{ name: 'side', image: 'img', restartPolicy: 'Always' }, { name: 'i2', image: 'img' }] });
+
+  it('starts the sidecar, waits for it to have started, runs the next init container, then the app containers', () => {
+    const p = withSidecar();
+    const s = sandbox();
+    assert.deepEqual(computePodActions(p, runtimePod([], [])).initContainersToStart.map((c) => c.name), ['side']);
+    const side = container(p, 'side', 'CONTAINER_RUNNING');
+    assert.deepEqual(computePodActions(p, runtimePod([s], [side]), () => false).initContainersToStart, []);
+    assert.deepEqual(computePodActions(p, runtimePod([s], [side])).initContainersToStart.map((c) => c.name), ['i2']);
+    const done = computePodActions(p, runtimePod([s], [side, container(p, 'i2', 'CONTAINER_EXITED')]));
+    assert.deepEqual(done.containersToStart.map((c) => c.name), ['a', 'b']);
+  });
+
+  it('restarts a sidecar that stopped, whatever the pod restartPolicy, and kills the pod once the app containers are done', () => {
+    const p = withSidecar('Never');
+    const s = sandbox();
+    const running = computePodActions(p, runtimePod([s], [container(p, 'side', 'CONTAINER_EXITED', 1), container(p, 'i2', 'CONTAINER_EXITED'), container(p, 'a', 'CONTAINER_RUNNING'), container(p, 'b', 'CONTAINER_RUNNING')]));
+    assert.deepEqual(running.initContainersToStart.map((c) => c.name), ['side']);
+    assert.equal(running.killPod, false);
+    const finished = computePodActions(p, runtimePod([s], [container(p, 'side', 'CONTAINER_RUNNING'), container(p, 'i2', 'CONTAINER_EXITED'), container(p, 'a', 'CONTAINER_EXITED'), container(p, 'b', 'CONTAINER_EXITED')]));
+    assert.equal(finished.killPod, true);
+  });
+
+  it('kills a Never pod whose regular init container failed', () => {
+    const p = withSidecar('Never');
+    const a = computePodActions(p, runtimePod([sandbox()], [container(p, 'side', 'CONTAINER_RUNNING'), container(p, 'i2', 'CONTAINER_EXITED', 1)]));
+    assert.equal(a.killPod, true);
   });
 });

@@ -23,7 +23,8 @@ export interface PodActions {
   readonly sandboxId: string;
   /** The attempt of the sandbox to create. */
   readonly attempt: number;
-  readonly nextInitContainer: ContainerSpec | undefined;
+  /** Init containers to start, in order (one regular init container at a time; sidecars beside it). */
+  readonly initContainersToStart: readonly ContainerSpec[];
   readonly containersToStart: readonly ContainerSpec[];
   readonly containersToKill: readonly ContainerToKill[];
 }
@@ -49,6 +50,55 @@ export function sandboxChanged(pod: Pod, runtimePod: RuntimePod): { create: bool
 }
 
 const isExited = (c: RuntimeContainer | undefined): boolean => c?.state === 'CONTAINER_EXITED';
+
+/** A sidecar: an init container with restartPolicy Always. */
+export const isRestartableInit = (c: ContainerSpec): boolean => c.restartPolicy === 'Always';
+
+/**
+ * Init containers of a pod with sidecars, in order: a sidecar that is not
+ * running is (re)started, and the next init container waits until it has
+ * started; a regular init container runs to completion before the next (a
+ * failed one runs again, or kills the pod under restartPolicy Never). Once an
+ * app container exists, initialisation is done and only sidecars restart.
+ * Returns whether the pod is initialised.
+ */
+function computeInitContainerActions(
+  pod: Pod,
+  runtimePod: RuntimePod,
+  actions: { killPod: boolean; initContainersToStart: ContainerSpec[]; containersToKill: ContainerToKill[] },
+  isStarted: (containerName: string) => boolean,
+): boolean {
+  const appNames = new Set((pod.spec?.containers ?? []).map((c) => c.name));
+  const initialized = runtimePod.containers.some((c) => appNames.has(c.name));
+  for (const init of pod.spec?.initContainers ?? []) {
+    const status = latestContainer(runtimePod, init.name);
+    if (isRestartableInit(init)) {
+      if (status?.state === 'CONTAINER_RUNNING') {
+        if (!initialized && !isStarted(init.name)) return false;
+        continue;
+      }
+      actions.initContainersToStart.push(init);
+      if (!initialized) return false;
+      continue;
+    }
+    if (initialized) continue;
+    if (status === undefined || status.state === 'CONTAINER_CREATED') {
+      actions.initContainersToStart.push(init);
+      return false;
+    }
+    if (status.state === 'CONTAINER_RUNNING') return false;
+    if (status.state === 'CONTAINER_EXITED' && status.exitCode === 0) continue;
+    if (status.state === 'CONTAINER_UNKNOWN') {
+      actions.containersToKill.push({ id: status.id, name: init.name, message: `Init container is in "${status.state}" state, try killing it before restart` });
+    } else if (!shouldRestartOnFailure(pod)) {
+      actions.killPod = true;
+      return false;
+    }
+    actions.initContainersToStart.push(init);
+    return false;
+  }
+  return true;
+}
 
 /** An init container that failed (or is in an unknown state) and must run again or fail the pod. */
 export const isInitContainerFailed = (c: RuntimeContainer): boolean =>
@@ -91,13 +141,17 @@ export function shouldContainerBeRestarted(container: ContainerSpec, pod: Pod, r
   if (status === undefined) return true;
   if (status.state === 'CONTAINER_RUNNING') return false;
   if (status.state === 'CONTAINER_UNKNOWN' || status.state === 'CONTAINER_CREATED') return true;
-  const policy = restartPolicyOf(pod);
+  const policy = isRestartableInit(container) ? 'Always' : restartPolicyOf(pod);
   if (policy === 'Never') return false;
   if (policy === 'OnFailure' && status.exitCode === 0) return false;
   return true;
 }
 
-export function computePodActions(pod: Pod, runtimePod: RuntimePod): PodActions {
+/**
+ * @param isStarted whether a running container has passed its startup probe (the next init
+ *   container waits for a sidecar to have started)
+ */
+export function computePodActions(pod: Pod, runtimePod: RuntimePod, isStarted: (containerName: string) => boolean = () => true): PodActions {
   const sandbox = sandboxChanged(pod, runtimePod);
   const containers = pod.spec?.containers ?? [];
   const inits = pod.spec?.initContainers ?? [];
@@ -106,7 +160,7 @@ export function computePodActions(pod: Pod, runtimePod: RuntimePod): PodActions 
     createSandbox: boolean;
     sandboxId: string;
     attempt: number;
-    nextInitContainer: ContainerSpec | undefined;
+    initContainersToStart: ContainerSpec[];
     containersToStart: ContainerSpec[];
     containersToKill: ContainerToKill[];
   } = {
@@ -114,7 +168,7 @@ export function computePodActions(pod: Pod, runtimePod: RuntimePod): PodActions 
     createSandbox: sandbox.create,
     sandboxId: sandbox.sandboxId,
     attempt: sandbox.attempt,
-    nextInitContainer: undefined,
+    initContainersToStart: [],
     containersToStart: [],
     containersToKill: [],
   };
@@ -129,12 +183,16 @@ export function computePodActions(pod: Pod, runtimePod: RuntimePod): PodActions 
       return !(restartPolicyOf(pod) === 'OnFailure' && isExited(latest) && latest?.exitCode === 0);
     });
     if (toStart.length === 0 && findNextInitContainerToRun(pod, runtimePod).done) return { ...actions, createSandbox: false };
-    if (inits.length > 0) return { ...actions, nextInitContainer: inits[0] };
+    if (inits.length > 0) return { ...actions, initContainersToStart: [inits[0]!] };
     return { ...actions, containersToStart: toStart };
   }
 
-  const init = findNextInitContainerToRun(pod, runtimePod);
-  if (!init.done) {
+  if (inits.some(isRestartableInit)) {
+    const initialized = computeInitContainerActions(pod, runtimePod, actions, isStarted);
+    if (actions.killPod || !initialized) return actions;
+  } else {
+    const init = findNextInitContainerToRun(pod, runtimePod);
+    if (!init.done) {
     if (init.next !== undefined) {
       const failed = init.lastFailed !== undefined && isInitContainerFailed(init.lastFailed);
       if (failed && !shouldRestartOnFailure(pod)) {
@@ -147,10 +205,11 @@ export function computePodActions(pod: Pod, runtimePod: RuntimePod): PodActions 
             message: `Init container is in "${init.lastFailed.state}" state, try killing it before restart`,
           });
         }
-        actions.nextInitContainer = init.next;
+        actions.initContainersToStart.push(init.next);
       }
     }
     return actions;
+    }
   }
 
   let keepCount = 0;

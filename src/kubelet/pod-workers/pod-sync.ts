@@ -22,7 +22,7 @@ import { hashContainer } from './container-hash.js';
 import { EVENT, WAITING } from './events.js';
 import type { PodWorkersOptions } from './interface.js';
 import { formatPod, runLifecycleHandler } from './lifecycle-hooks.js';
-import { computePodActions, isHostNetwork } from './pod-actions.js';
+import { computePodActions, isHostNetwork, isRestartableInit } from './pod-actions.js';
 import { latestContainer, nanosToMs, readRuntimePod, runningContainers, sandboxIPs, type RuntimeContainer, type RuntimePod } from './runtime-pod.js';
 import { podLogsDirectory, podSandboxConfig } from './sandbox-config.js';
 
@@ -136,7 +136,7 @@ export class PodSyncer {
 
   private async applyActions(state: PodState, runtimePod: RuntimePod, volumes: ReadonlyMap<string, string>): Promise<SyncResult> {
     const pod = state.pod;
-    const actions = computePodActions(pod, runtimePod);
+    const actions = computePodActions(pod, runtimePod, (name) => this.options.probes.isStarted(state.uid, name));
     if (actions.createSandbox && actions.sandboxId !== '') {
       this.options.events.event(pod, 'Normal', EVENT.sandboxChanged, 'Pod sandbox changed, it will be killed and re-created.');
     }
@@ -171,10 +171,11 @@ export class PodSyncer {
     const note = (at: number | undefined): void => {
       if (at !== undefined) retryAt = retryAt === undefined ? at : Math.min(retryAt, at);
     };
-    if (actions.nextInitContainer !== undefined) {
-      const result = await this.startContainer(state, actions.nextInitContainer, context);
+    for (const init of actions.initContainersToStart) {
+      const result = await this.startContainer(state, init, context);
       note(result);
-      if (result !== undefined) return retryAt === undefined ? {} : { retryAt };
+      // A regular init container that did not start holds back what follows it; a sidecar does not.
+      if (result !== undefined && !isRestartableInit(init)) return retryAt === undefined ? {} : { retryAt };
     }
     for (const container of actions.containersToStart) note(await this.startContainer(state, container, context));
     return retryAt === undefined ? {} : { retryAt };

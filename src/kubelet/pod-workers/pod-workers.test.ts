@@ -358,4 +358,26 @@ describe('pod workers on the process runtime', () => {
     const deletes = h.client.actionsOf('delete', 'pods').filter((a) => a.name === 'retry-delete');
     assert.equal(deletes.filter((a) => a.error !== undefined).length, 2);
   });
+
+  it('runs a sidecar beside the app container and stops it once a Never pod completes (Succeeded)', async () => {
+    const h = harness();
+    await h.createPod({
+      ...shellPod('sidecar', 'sleep 0.3; exit 0', { restartPolicy: 'Never' }),
+      spec: {
+        restartPolicy: 'Never',
+        terminationGracePeriodSeconds: 5,
+        initContainers: [{ name: 'proxy', image: 'busybox:1.35', restartPolicy: 'Always', command: ['sh', '-c', 'exec sleep 1000'] }],
+        containers: [{ name: 'main', image: 'busybox:1.35', command: ['sh', '-c', 'sleep 0.3; exit 0'] }],
+      },
+    } as Pod);
+    let sawBoth = false;
+    await waitFor(async () => {
+      const pod = await h.getPod('sidecar');
+      if (pod?.status?.initContainerStatuses?.[0]?.state?.running !== undefined && statusOf(pod)?.state?.running !== undefined) sawBoth = true;
+      return pod?.status?.phase === 'Succeeded';
+    }, WAIT);
+    assert.ok(sawBoth, 'the sidecar and the app container ran together');
+    const uid = (await h.getPod('sidecar'))!.metadata.uid!;
+    await waitFor(async () => (await h.runtime.runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: uid }, state: 'CONTAINER_RUNNING' })).length === 0, WAIT);
+  });
 });

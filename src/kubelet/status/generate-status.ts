@@ -40,9 +40,10 @@ function withTransitionTime(condition: Omit<PodCondition, 'lastTransitionTime'>,
 }
 
 function setReadiness(statuses: ContainerStatus[], input: GenerateStatusInput, isInit: boolean): void {
+  const sidecars = new Set((input.pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
   for (const s of statuses) {
     const running = s.state?.running !== undefined;
-    if (isInit) {
+    if (isInit && !sidecars.has(s.name)) {
       s.ready = s.state?.terminated !== undefined && s.state.terminated.exitCode === 0;
       s.started = running;
       continue;
