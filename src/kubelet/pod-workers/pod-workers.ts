@@ -100,7 +100,7 @@ class PodWorkersImpl implements PodWorkers {
         this.schedule(w);
         continue;
       }
-      const changed = w.removed || !jsonEqual(w.pod, pod);
+      const changed = w.removed || needsSync(w.pod, pod);
       w.pod = pod;
       w.removed = false;
       this.statuses.observePod(pod);
@@ -289,6 +289,22 @@ class PodWorkersImpl implements PodWorkers {
       if (uid !== undefined && !this.workers.has(uid) && !this.stopped) await rm(join(this.options.logsDir, dir), { recursive: true, force: true });
     }
   }
+}
+
+/** The pod as far as a sync is concerned: not its status, resourceVersion or managed fields. */
+function syncedParts(pod: Pod): unknown {
+  const { resourceVersion: _rv, managedFields: _mf, ...metadata } = pod.metadata as Pod['metadata'] & { managedFields?: unknown };
+  return { metadata, spec: pod.spec };
+}
+
+/**
+ * As upstream's pod config tells updates from reconciles: a change of the
+ * status alone (often the kubelet's own write coming back) needs no sync — the
+ * status manager compares it — unless readiness gates read its conditions.
+ */
+function needsSync(before: Pod, after: Pod): boolean {
+  if (!jsonEqual(syncedParts(before), syncedParts(after))) return true;
+  return (after.spec?.readinessGates ?? []).length > 0 && !jsonEqual(before.status?.conditions, after.status?.conditions);
 }
 
 export function newPodWorkers(options: PodWorkersOptions): PodWorkers {
