@@ -11,14 +11,30 @@ export interface H2Response {
   body: string;
 }
 
+/** PEM files of the cluster CA and of the client certificate to present. */
+export interface H2Credentials {
+  readonly caFile: string;
+  readonly certFile: string;
+  readonly keyFile: string;
+}
+
+/** The admin credentials of a `k8ts` PKI directory. */
+export const adminCredentials = (pkiDir: string): H2Credentials => ({
+  caFile: join(pkiDir, 'ca.crt'),
+  certFile: join(pkiDir, 'admin.crt'),
+  keyFile: join(pkiDir, 'admin.key'),
+});
+
 export class H2Client {
   private readonly sessions: ClientHttp2Session[];
   private next = 0;
 
-  constructor(url: string, pkiDir: string, connections: number) {
-    const ca = readFileSync(join(pkiDir, 'ca.crt'));
-    const cert = readFileSync(join(pkiDir, 'admin.crt'));
-    const key = readFileSync(join(pkiDir, 'admin.key'));
+  /** `credentials`: a PKI directory (its admin certificate) or explicit files. */
+  constructor(url: string, credentials: string | H2Credentials, connections: number) {
+    const files = typeof credentials === 'string' ? adminCredentials(credentials) : credentials;
+    const ca = readFileSync(files.caFile);
+    const cert = readFileSync(files.certFile);
+    const key = readFileSync(files.keyFile);
     this.sessions = Array.from({ length: connections }, () => {
       const s = connect(url, { ca, cert, key, settings: { maxConcurrentStreams: 2000 } });
       s.on('error', () => {});

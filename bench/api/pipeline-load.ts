@@ -8,9 +8,9 @@
  *   node pipeline-load.js CONFIG_JSON  → one JSON line of results
  */
 import { readFileSync } from 'node:fs';
-import { connect, constants, type ClientHttp2Session } from 'node:http2';
 import { closedLoop } from '../common/closed-loop.js';
 import { percentile } from '../common/stats.js';
+import { H2Client } from './h2-client.js';
 import { benchPod } from './pod-template.js';
 
 /** One server under load, and the credentials to reach it. */
@@ -50,45 +50,11 @@ function cpuMicros(pid: number | undefined): number {
   }
 }
 
-class Connections {
-  private readonly sessions: ClientHttp2Session[];
-  private next = 0;
-
-  constructor(target: LoadTarget, count: number) {
-    const ca = readFileSync(target.caFile);
-    const cert = readFileSync(target.certFile);
-    const key = readFileSync(target.keyFile);
-    this.sessions = Array.from({ length: count }, () => {
-      const s = connect(target.url, { ca, cert, key, settings: { maxConcurrentStreams: 2000 } });
-      s.on('error', () => {});
-      return s;
-    });
-  }
-
-  post(path: string, body: string): Promise<{ status: number; body: string }> {
-    const session = this.sessions[this.next++ % this.sessions.length]!;
-    return new Promise((resolve, reject) => {
-      const stream = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: path, accept: 'application/json', 'content-type': 'application/json' });
-      let status = 0;
-      const chunks: Buffer[] = [];
-      stream.on('response', (h) => (status = Number(h[constants.HTTP2_HEADER_STATUS])));
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => resolve({ status, body: Buffer.concat(chunks).toString('utf8') }));
-      stream.on('error', reject);
-      stream.end(body);
-    });
-  }
-
-  close(): void {
-    for (const s of this.sessions) s.close();
-  }
-}
-
 /** Wait until the user may create pods (the RBAC informer has seen the bindings): a dry-run create answered 201. */
-async function waitUntilAllowed(c: Connections, target: LoadTarget, deadlineMs: number): Promise<void> {
+async function waitUntilAllowed(c: H2Client, target: LoadTarget, deadlineMs: number): Promise<void> {
   const deadline = performance.now() + deadlineMs;
   for (;;) {
-    const r = await c.post(`/api/v1/namespaces/${target.namespace}/pods?dryRun=All`, JSON.stringify(benchPod('probe', target.namespace)));
+    const r = await c.request('POST', `/api/v1/namespaces/${target.namespace}/pods?dryRun=All`, JSON.stringify(benchPod('probe', target.namespace)));
     if (r.status === 201) return;
     if (performance.now() > deadline) throw new Error(`${target.label}: the bench user may not create pods: ${r.status} ${r.body}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -96,7 +62,7 @@ async function waitUntilAllowed(c: Connections, target: LoadTarget, deadlineMs: 
 }
 
 export async function runLoad(config: LoadConfig): Promise<LoadResult> {
-  const clients = config.targets.map((t) => new Connections(t, config.connections));
+  const clients = config.targets.map((t) => new H2Client(t.url, t, config.connections));
   const latencies = config.targets.map(() => [] as number[]);
   const counts = config.targets.map(() => 0);
   const seconds = config.targets.map(() => 0);
@@ -112,7 +78,7 @@ export async function runLoad(config: LoadConfig): Promise<LoadResult> {
       const result = await closedLoop({ concurrency: config.concurrency, durationMs: round < 0 ? 1000 : windowMs }, async (w, n) => {
         const name = `p-${round + 1}-${w}-${n}`;
         const t0 = performance.now();
-        const r = await c.post(`/api/v1/namespaces/${t.namespace}/pods`, JSON.stringify(benchPod(name, t.namespace)));
+        const r = await c.request('POST', `/api/v1/namespaces/${t.namespace}/pods`, JSON.stringify(benchPod(name, t.namespace)));
         if (r.status !== 201) throw new Error(`${t.label} create: ${r.status} ${r.body}`);
         mine.push(performance.now() - t0);
       });

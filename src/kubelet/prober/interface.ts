@@ -9,6 +9,7 @@
 import type { RuntimeService } from '../runtime/interface.js';
 import type { EventRecorder } from '../../client/record/interface.js';
 import type { Pod } from '../types.js';
+import type { Registry } from 'prom-client';
 
 export type ProbeKind = 'startup' | 'liveness' | 'readiness';
 
@@ -20,6 +21,14 @@ export interface ProbeManagerOptions {
   onChange(podUid: string): void;
   /** A liveness or startup probe failed failureThreshold times: kill the container (restart per restartPolicy). The message goes in the Killing event. */
   onFailure(podUid: string, containerName: string, containerId: string, kind: 'startup' | 'liveness', message: string): void;
+  /** Where prober_probe_total and prober_probe_duration_seconds go (upstream's /metrics/probes); none without it. */
+  readonly registry?: Registry;
+  /**
+   * k8ts only, for tests: the length of one API second in milliseconds
+   * (initialDelaySeconds, periodSeconds and timeoutSeconds are whole seconds
+   * in the API). Default 1000.
+   */
+  readonly secondMs?: number;
 }
 
 export interface ProbeManager {
@@ -33,9 +42,12 @@ export interface ProbeManager {
   containerStopped(podUid: string, containerName: string): void;
   /** The pod is gone: every probe of it stops. */
   removePod(podUid: string): void;
-  /** Readiness: true when the container has no readiness probe and has started, or its probe has succeeded successThreshold times since its last failure streak. */
+  /**
+   * Readiness: true when the container has no readiness probe and has started, or its probe has succeeded successThreshold times since its last failure streak.
+   * False for a container the manager was not told has started, or that it saw exit.
+   */
   isReady(podUid: string, containerName: string): boolean;
-  /** Startup: true when the container has no startup probe, or it has succeeded (status.containerStatuses[].started). */
+  /** Startup: true when the container has no startup probe, or it has succeeded (status.containerStatuses[].started); false, as isReady, for a container not known to run. */
   isStarted(podUid: string, containerName: string): boolean;
   /** Stops every worker. */
   stop(): void;

@@ -11,7 +11,7 @@
  * a timestamped directory, one symlink per key), so a reader never sees half
  * an update.
  */
-import type { Mount } from '../runtime/interface.js';
+import type { KeyValue, Mount } from '../runtime/interface.js';
 import type { ConfigMap, ContainerSpec, Pod, Secret, Service } from '../types.js';
 
 /** The API objects a pod's volumes and env read, fetched with the kubelet's own identity (the Node authorizer lets it read only its pods' objects). */
@@ -53,5 +53,8 @@ export interface VolumeManager {
   podsOnDisk(): Promise<string[]>;
 }
 
-/** The CRI mounts of one container: its volumeMounts (with subPath) resolved against the pod's set-up volumes. */
-export type ContainerMounts = (container: ContainerSpec, volumes: ReadonlyMap<string, string>) => Mount[];
+/**
+ * The CRI mounts of one container: its volumeMounts (with subPath) resolved against the pod's set-up volumes.
+ * `env` (the container's resolved environment) is used only to expand subPathExpr.
+ */
+export type ContainerMounts = (container: ContainerSpec, volumes: ReadonlyMap<string, string>, env?: readonly KeyValue[]) => Mount[];

@@ -1,12 +1,13 @@
 /**
  * The webhook configurations of one kind (mutating or validating), kept in
  * memory and fed by the store's watch, so that admitting a request never lists
- * them. Hooks come out sorted by configuration name, then in their order in the
- * configuration, as upstream's dispatcher calls them. The watch restarts (with
- * a fresh list) whenever it ends, until the signal stops it.
+ * them (admission/watched-objects.ts keeps the index). Hooks come out sorted
+ * by configuration name, then in their order in the configuration, as
+ * upstream's dispatcher calls them.
  */
 import type { Webhook, WebhookConfiguration } from '../../../../api/admissionregistration/v1/types.js';
 import type { GenericStore } from '../../../registry/generic/store.js';
+import { watchObjects } from '../../watched-objects.js';
 
 export interface WebhookAccessor {
   /** Unique per configuration and webhook: `CONFIG/INDEX` (the key reinvocation bookkeeping uses). */
@@ -30,61 +31,27 @@ export interface WebhookSourceOptions {
 }
 
 export function newWebhookSource(options: WebhookSourceOptions): WebhookSource {
-  const configs = new Map<string, WebhookConfiguration>();
-  let sorted: WebhookAccessor[] = [];
-  let resolveReady!: () => void;
-  const readyPromise = new Promise<void>((resolve) => (resolveReady = resolve));
-
-  const rebuild = (): void => {
-    sorted = [...configs.keys()]
-      .sort()
-      .flatMap((name) => (configs.get(name)!.webhooks ?? []).map((webhook, index) => ({ key: `${name}/${index}`, configurationName: name, index, webhook })));
-  };
-
-  const run = async (): Promise<void> => {
-    while (!options.signal.aborted) {
-      try {
-        const watch = await options.store.watch(undefined, { resourceVersion: '' });
-        const stop = (): void => watch.cancel();
-        options.signal.addEventListener('abort', stop, { once: true });
-        try {
-          const fresh = new Map<string, WebhookConfiguration>();
-          let initial = watch.initialEvents;
-          if (initial === 0) swap(fresh);
-          for await (const event of watch) {
-            const object = event.object as WebhookConfiguration;
-            const name = object.metadata.name ?? '';
-            const target = initial > 0 ? fresh : configs;
-            if (event.type === 'DELETED') target.delete(name);
-            else if (event.type === 'ADDED' || event.type === 'MODIFIED') target.set(name, object);
-            else continue;
-            if (initial > 0) {
-              initial -= 1;
-              if (initial === 0) swap(fresh);
-            } else rebuild();
-          }
-        } finally {
-          options.signal.removeEventListener('abort', stop);
-          watch.cancel();
-        }
-      } catch {
-        // The watch failed (compaction, storage trouble): list and watch again after a pause.
+  const configs = watchObjects<WebhookConfiguration>({
+    store: options.store,
+    signal: options.signal,
+    ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
+  });
+  let sorted: readonly WebhookAccessor[] = [];
+  let builtAt = -1;
+  return {
+    ready: () => configs.ready(),
+    webhooks() {
+      // Rebuilt only when a configuration changed (the index's version moves on every change and relist).
+      if (builtAt !== configs.version) {
+        builtAt = configs.version;
+        sorted = [...configs.list('')]
+          .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))
+          .flatMap((config) => {
+            const name = config.metadata.name ?? '';
+            return (config.webhooks ?? []).map((webhook, index) => ({ key: `${name}/${index}`, configurationName: name, index, webhook }));
+          });
       }
-      if (options.signal.aborted) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.retryDelayMs ?? 1000);
-        options.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
-    }
+      return sorted;
+    },
   };
-
-  function swap(fresh: Map<string, WebhookConfiguration>): void {
-    configs.clear();
-    for (const [k, v] of fresh) configs.set(k, v);
-    rebuild();
-    resolveReady();
-  }
-
-  void run();
-  return { ready: () => readyPromise, webhooks: () => sorted };
 }
