@@ -309,10 +309,11 @@ export class PodSyncer {
    * Resolves false when the delete must be tried again.
    */
   async terminatePod(state: PodState, signal: AbortSignal): Promise<boolean> {
-    const before = await readRuntimePod(this.runtime, state.uid);
-    await this.stopPod(state, before, {});
+    // Probes stop as termination starts (a liveness kill must not race the graceful stop).
     this.options.probes.removePod(state.uid);
     state.probed.clear();
+    const before = await readRuntimePod(this.runtime, state.uid);
+    await this.stopPod(state, before, {});
     const after = await readRuntimePod(this.runtime, state.uid);
     await this.reportStatus(state, after, true);
     const pod = state.pod;
