@@ -75,6 +75,11 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
         status('', 'v1', 'Pod'),
         { name: 'binding', kind: { group: '', version: 'v1', kind: 'Binding' }, verbs: ['create'] },
         { name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+        // Served by the node's kubelet through the API server (registry/core/pod/streaming.ts).
+        { name: 'attach', kind: { group: '', version: 'v1', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
+        { name: 'exec', kind: { group: '', version: 'v1', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
+        { name: 'log', kind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get'] },
+        { name: 'portforward', kind: { group: '', version: 'v1', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
       ],
     },
     { kind: 'PodTemplate', resource: 'podtemplates', namespaced: true },

@@ -7,6 +7,7 @@
 import { newBuiltinScheme } from '../api/resources.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/interface.js';
+import type { KubeletClientConfig } from './kubelet/kubelet-client.js';
 import type { Auditor } from './audit/auditor.js';
 import { prepareAuthentication, type AuthenticationConfig } from './auth/authenticators/build.js';
 import { newAdmissionChain } from './admission/chain.js';
@@ -61,6 +62,8 @@ export interface ApiServerConfig {
   readonly admission?: PluginSelection;
   /** Audit policy and log (--audit-policy-file, --audit-log-path); none: no auditing. */
   readonly auditor?: Auditor;
+  /** --kubelet-client-certificate, --kubelet-client-key, --kubelet-certificate-authority (PEM contents). */
+  readonly kubeletClient?: KubeletClientConfig;
 }
 
 export interface RunningApiServer {
@@ -78,6 +81,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const definitions = builtinDefinitions({
     services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange },
     escalation,
+    ...(config.kubeletClient !== undefined ? { kubeletClient: config.kubeletClient } : {}),
     ...(authentication.serviceAccountTokens !== undefined ? { serviceAccountTokens: authentication.serviceAccountTokens } : {}),
   });
   const storageTypeOf = newStorageTypeResolver(config.storagePrefix, storedResources(scheme, definitions));

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseGoDuration } from '../api/protobuf/go-values.js';
 import { startApiServer } from '../apiserver/apiserver.js';
+import type { KubeletClientConfig } from '../apiserver/kubelet/kubelet-client.js';
 import { parseAuthorizationModes, type AuthorizationMode } from '../apiserver/auth/authorizers/modes.js';
 import type { Auditor } from '../apiserver/audit/auditor.js';
 import { newLogBackend } from '../apiserver/audit/log-backend.js';
@@ -42,6 +43,9 @@ interface ApiServerFlags extends StorageFlags, AuthenticationFlags, Authorizatio
   auditLogFormat: string;
   enableAdmissionPlugins: string[];
   disableAdmissionPlugins: string[];
+  kubeletClientCertificate?: string;
+  kubeletClientKey?: string;
+  kubeletCertificateAuthority?: string;
 }
 
 export function apiserverCommand(): Command {
@@ -72,6 +76,9 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--audit-log-maxage <days>', 'remove rotated audit logs older than this many days (0: never)').default(0).argParser(nonNegativeInt('--audit-log-maxage')))
     .addOption(new Option('--enable-admission-plugins <names>', 'admission plugins to run besides the default ones (comma-separated upstream names)').default([], 'none').argParser(commaList))
     .addOption(new Option('--disable-admission-plugins <names>', 'default admission plugins not to run (comma-separated upstream names)').default([], 'none').argParser(commaList))
+    .addOption(new Option('--kubelet-client-certificate <path>', 'client certificate the API server presents to kubelets (logs, exec, attach, port-forward)'))
+    .addOption(new Option('--kubelet-client-key <path>', 'key of --kubelet-client-certificate'))
+    .addOption(new Option('--kubelet-certificate-authority <path>', 'CA that signs kubelet serving certificates (without it they are not checked, as upstream)'))
     .addOption(new Option('--audit-log-format <format>', 'format of the audit log: json').default('json').choices(['json']));
   addAuthenticationFlags(command);
   addAuthorizationWebhookFlags(command);
@@ -114,6 +121,25 @@ async function auditorFromFlags(flags: ApiServerFlags, log: Logger): Promise<Aud
   return { policy: newPolicyEvaluator(policy), backend };
 }
 
+/**
+ * The kubelet client of --kubelet-client-certificate/--kubelet-client-key
+ * (both or neither) and --kubelet-certificate-authority; without the flags,
+ * the data directory's PKI when this command made it.
+ */
+function kubeletClientFromFlags(flags: ApiServerFlags, fromPki: { cert: string; key: string; ca: string } | undefined): KubeletClientConfig {
+  if ((flags.kubeletClientCertificate === undefined) !== (flags.kubeletClientKey === undefined)) {
+    throw new Error('--kubelet-client-certificate and --kubelet-client-key must be given together');
+  }
+  const certFile = flags.kubeletClientCertificate ?? fromPki?.cert;
+  const keyFile = flags.kubeletClientKey ?? fromPki?.key;
+  const caFile = flags.kubeletCertificateAuthority ?? (flags.kubeletClientCertificate === undefined ? fromPki?.ca : undefined);
+  return {
+    ...(certFile !== undefined ? { cert: readFileSync(certFile, 'utf8') } : {}),
+    ...(keyFile !== undefined ? { key: readFileSync(keyFile, 'utf8') } : {}),
+    ...(caFile !== undefined ? { ca: readFileSync(caFile, 'utf8') } : {}),
+  };
+}
+
 /** A Go duration (`5m0s`, `2s`) in milliseconds, as upstream's flag takes it. */
 function parseCompactionInterval(text: string): number {
   const ns = parseGoDuration(text);
@@ -129,6 +155,8 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
   if (flags.securePort === 0) flags.securePort = await freePort(flags.bindAddress === '0.0.0.0' ? '127.0.0.1' : flags.bindAddress);
   const serviceIP = kubernetesServiceIP(flags.serviceClusterIpRange);
   let tls: { cert: string; key: string; clientCA: string };
+  // The data directory's own kubelet client certificate when the PKI is made here and no flag names one.
+  let kubeletClientPki: { cert: string; key: string; ca: string } | undefined;
   if (flags.tlsCertFile !== undefined || flags.tlsPrivateKeyFile !== undefined) {
     if (flags.tlsCertFile === undefined || flags.tlsPrivateKeyFile === undefined || flags.clientCaFile === undefined) {
       throw new Error('--tls-cert-file, --tls-private-key-file and --client-ca-file must be given together');
@@ -144,6 +172,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
       nodeName: hostname(),
     });
     tls = { cert: readFileSync(pki.servingCert, 'utf8'), key: readFileSync(pki.servingKey, 'utf8'), clientCA: readFileSync(pki.caCert, 'utf8') };
+    kubeletClientPki = { cert: pki.apiserverKubeletClient.cert, key: pki.apiserverKubeletClient.key, ca: pki.caCert };
     process.stdout.write(`export KUBECONFIG=${pki.adminKubeconfig}\n`);
   }
   // Without a signing key flag, the cluster's own (made on first start, as kubeadm's sa.key).
@@ -152,6 +181,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     flags.serviceAccountSigningKeyFile = sa.privateKey;
     if (flags.serviceAccountKeyFile.length === 0) flags.serviceAccountKeyFile = [sa.publicKey];
   }
+  const kubeletClient = kubeletClientFromFlags(flags, kubeletClientPki);
   const auditor = await auditorFromFlags(flags, log);
   if (auditor !== undefined) log.info({ path: flags.auditLogPath, policy: flags.auditPolicyFile }, 'auditing');
   const config = { ...storageConfigFromFlags(flags), compactIntervalMs: flags.etcdCompactionInterval };
@@ -173,6 +203,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     log,
     ...(auditor !== undefined ? { auditor } : {}),
     admission: { enable: flags.enableAdmissionPlugins, disable: flags.disableAdmissionPlugins },
+    kubeletClient,
   });
   process.stdout.write(`apiserver: serving on https://${flags.advertiseAddress}:${server.port}\n`);
   await new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -33,5 +34,49 @@ describe('k8ts image', () => {
 
   it('refuses to build anything but busybox', async () => {
     await assert.rejects(run(['build', 'nginx', '--images-dir', join(root, 'x')]), /invalid/i);
+  });
+
+  describe('import (containerd)', () => {
+    // A stand-in for ctr that records its arguments: the real import runs in test/e2e/kubelet/runtime-cri-images.test.ts.
+    const ctrLog = join(root, 'ctr.log');
+    const fakeCtr = join(root, 'ctr');
+    writeFileSync(fakeCtr, `#!/bin/sh\necho "$@" >> ${ctrLog}\n`, { mode: 0o755 });
+    const failingCtr = join(root, 'ctr-failing');
+    writeFileSync(failingCtr, '#!/bin/sh\necho "ctr: connection refused" >&2\nexit 1\n', { mode: 0o755 });
+
+    it('builds the pause and busybox archives with every tag and imports each into k8s.io', async () => {
+      const imagesDir = join(root, 'oci-images');
+      const out = await run(['import', 'pause', 'busybox', '--images-dir', imagesDir, '--containerd-address', '/run/x.sock', '--ctr', fakeCtr]);
+      assert.equal(out, 'registry.k8s.io/pause:3.6\ndocker.io/library/busybox:1.35\ndocker.io/library/busybox:latest\n');
+      const archives = { pause: join(imagesDir, 'oci', 'pause.tar'), busybox: join(imagesDir, 'oci', 'busybox.tar') };
+      assert.deepEqual(readFileSync(ctrLog, 'utf8').trim().split('\n'), [
+        `--address /run/x.sock --namespace k8s.io images import ${archives.pause}`,
+        `--address /run/x.sock --namespace k8s.io images import ${archives.busybox}`,
+      ]);
+      const manifest = (tar: string) => JSON.parse(execFileSync('tar', ['-xOf', tar, 'manifest.json'], { encoding: 'utf8' })) as { RepoTags: string[]; Config: string }[];
+      assert.deepEqual(manifest(archives.busybox)[0]?.RepoTags, ['docker.io/library/busybox:1.35', 'docker.io/library/busybox:latest']);
+      const pause = manifest(archives.pause)[0]!;
+      assert.deepEqual(pause.RepoTags, ['registry.k8s.io/pause:3.6']);
+      const config = JSON.parse(execFileSync('tar', ['-xOf', archives.pause, pause.Config], { encoding: 'utf8' })) as { config: { User: string; Entrypoint: string[] } };
+      assert.deepEqual([config.config.User, config.config.Entrypoint], ['65535:65535', ['/pause']]);
+      // A second import reuses the archives.
+      const before = statSync(archives.pause).mtimeMs;
+      await run(['import', 'pause', '--images-dir', imagesDir, '--containerd-address', 'unix:///run/x.sock', '--ctr', fakeCtr]);
+      assert.equal(statSync(archives.pause).mtimeMs, before);
+      assert.match(readFileSync(ctrLog, 'utf8').trim().split('\n').at(-1)!, /^--address \/run\/x\.sock /);
+    });
+
+    it('needs --containerd-address, a known image, and says what failed', async () => {
+      await assert.rejects(run(['import', 'pause', '--images-dir', join(root, 'y')]), /containerd-address/);
+      await assert.rejects(run(['import', 'nginx', '--containerd-address', '/x.sock']), /invalid/i);
+      await assert.rejects(
+        run(['import', 'pause', '--images-dir', join(root, 'oci-images'), '--containerd-address', '/x.sock', '--ctr', failingCtr]),
+        /images import .*pause\.tar: ctr: connection refused/,
+      );
+      await assert.rejects(
+        run(['import', 'pause', '--images-dir', join(root, 'oci-images'), '--containerd-address', '/x.sock', '--ctr', join(root, 'no-such-ctr')]),
+        /not found/,
+      );
+    });
   });
 });

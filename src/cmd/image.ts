@@ -1,15 +1,22 @@
 /**
- * `k8ts image`: the images of the process runtime, which are local directories
- * of executables (src/kubelet/runtime/process/images.ts), since no registry is
- * reachable. `k8ts image build busybox` makes docker.io/library/busybox:1.35
- * and :latest from the host's busybox (Debian's busybox-static).
+ * `k8ts image`: the images the kubelet's runtimes need, made on this machine
+ * since no registry is reachable.
  *
- * The images live in --images-dir, by default <data-dir>/images.
+ * - Process runtime: images are local directories of executables
+ *   (src/kubelet/runtime/process/images.ts). `k8ts image build busybox` makes
+ *   docker.io/library/busybox:1.35 and :latest from the host's busybox
+ *   (Debian's busybox-static) in --images-dir, by default <data-dir>/images.
+ * - cri runtime (containerd): `k8ts image import --containerd-address SOCK
+ *   busybox pause` builds OCI images (busybox as above; registry.k8s.io/pause:3.6
+ *   from a tiny static C program) with umoci and skopeo and imports them into
+ *   containerd's k8s.io namespace with ctr (src/kubelet/runtime/cri/oci-images.ts).
+ *   The archives are kept in <images-dir>/oci and reused (--rebuild to redo).
  */
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { buildBusyboxImage } from '../kubelet/runtime/process/busybox-image.js';
 import { ProcessImageService } from '../kubelet/runtime/process/images.js';
+import { buildAndImportImages, OCI_IMAGE_NAMES, type OciImageName } from '../kubelet/runtime/cri/oci-images.js';
 
 interface ImageFlags {
   dataDir: string;
@@ -32,7 +39,7 @@ export interface ImageCommandOutput {
 }
 
 export function imageCommand(io: ImageCommandOutput = { out: process.stdout, err: process.stderr }): Command {
-  const image = new Command('image').description('build and list the images of the process runtime (directories of executables)');
+  const image = new Command('image').description('build the images of the process runtime (directories of executables) and import those of containerd');
   image.addCommand(
     addImageFlags(new Command('build'))
       .description('build an image from the host: busybox (docker.io/library/busybox:1.35 and :latest)')
@@ -47,6 +54,27 @@ export function imageCommand(io: ImageCommandOutput = { out: process.stdout, err
         });
         for (const name of built.names) io.out.write(`${name}\n`);
         io.err.write(`built ${built.dir} (${built.applets} applets)\n`);
+      }),
+  );
+  image.addCommand(
+    addImageFlags(new Command('import'))
+      .description('build OCI images (busybox: docker.io/library/busybox:1.35 and :latest; pause: registry.k8s.io/pause:3.6) and import them into containerd')
+      .addArgument(new Command().createArgument('<image...>', 'what to import').choices([...OCI_IMAGE_NAMES]))
+      .addOption(new Option('--containerd-address <socket>', 'containerd\'s socket (its grpc address)').makeOptionMandatory())
+      .addOption(new Option('--busybox <path>', 'the busybox binary to use (default: the host\'s)'))
+      .addOption(new Option('--rebuild', 'build the archives again even when <images-dir>/oci has them'))
+      .addOption(new Option('--ctr <path>', 'the ctr binary').default('ctr').hideHelp())
+      .action(async (what: OciImageName[], flags: ImageFlags & { containerdAddress: string; busybox?: string; rebuild?: boolean; ctr: string }) => {
+        const names = await buildAndImportImages({
+          images: [...new Set(what)],
+          containerdAddress: flags.containerdAddress,
+          workDir: join(imagesDirOf(flags), 'oci'),
+          ctrPath: flags.ctr,
+          ...(flags.busybox !== undefined ? { busyboxPath: flags.busybox } : {}),
+          ...(flags.rebuild ? { rebuild: true } : {}),
+        });
+        for (const name of names) io.out.write(`${name}\n`);
+        io.err.write(`imported into containerd at ${flags.containerdAddress} (namespace k8s.io)\n`);
       }),
   );
   image.addCommand(

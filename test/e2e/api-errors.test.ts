@@ -4,14 +4,11 @@
  * resources and verbs, a stale resourceVersion, anonymous requests.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient, serverUrlOf } from './testing/api-client.js';
-import { startK8ts, type K8tsProcess } from './testing/k8ts-process.js';
-import { newKubectl } from './testing/kubectl.js';
-import { ensureDefaultServiceAccount } from './testing/service-accounts.js';
+import type { TestCluster } from './kubectl/cluster.js';
+import { startLeanCluster } from './kubectl/lean-cluster.js';
 
 interface Status {
   kind: string;
@@ -23,23 +20,21 @@ interface Status {
 }
 
 describe('API errors', () => {
-  let dir: string;
-  let server: K8tsProcess;
+  let cluster: TestCluster | undefined;
+  let pki: string;
   let api: ApiClient;
   let url: string;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'k8ts-errors-'));
-    server = startK8ts(['server', '--data-dir', dir, '--secure-port', '0']);
-    const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
-    url = serverUrlOf(line.slice('export KUBECONFIG='.length));
-    api = new ApiClient(url, join(dir, 'pki'));
-    // Pods are refused until the ServiceAccount controller has made `default` (ServiceAccount admission).
-    await ensureDefaultServiceAccount(newKubectl('1.32', line.slice('export KUBECONFIG='.length).trim()), 'default');
+    // The API server alone (lean-cluster.ts), which also makes namespace default's ServiceAccount: pods are refused
+    // until it exists (ServiceAccount admission).
+    cluster = await startLeanCluster('errors');
+    url = serverUrlOf(cluster.kubeconfig);
+    pki = join(cluster.workDir, 'data', 'pki');
+    api = new ApiClient(url, pki);
   });
   after(async () => {
     api?.close();
-    await server?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   const expectStatus = async (method: string, path: string, options: Parameters<ApiClient['request']>[2], code: number, reason: string, message?: RegExp): Promise<Status> => {
@@ -158,7 +153,7 @@ describe('API errors', () => {
   });
 
   it('answers 403 to anonymous requests RBAC does not allow, and serves them health and version', async () => {
-    const anonymous = new ApiClient(url, join(dir, 'pki'), { anonymous: true });
+    const anonymous = new ApiClient(url, pki, { anonymous: true });
     try {
       const refused = await anonymous.request('GET', '/api/v1/namespaces');
       assert.equal(refused.status, 403);

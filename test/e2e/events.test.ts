@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startCluster, type TestCluster } from './kubectl/cluster.js';
+import type { TestCluster } from './kubectl/cluster.js';
+import { startLeanCluster } from './kubectl/lean-cluster.js';
 import { ApiClient, serverUrlOf, type ApiResponse } from './testing/api-client.js';
 import { newKubectl, type KubectlVersion } from './testing/kubectl.js';
 
@@ -69,7 +70,7 @@ describe('Events in core/v1 and events.k8s.io/v1', () => {
   let cluster: TestCluster;
   let api: ApiClient;
   before(async () => {
-    cluster = await startCluster('events');
+    cluster = await startLeanCluster('events');
     api = new ApiClient(serverUrlOf(cluster.kubeconfig), join(cluster.workDir, 'data', 'pki'));
   });
   after(async () => {

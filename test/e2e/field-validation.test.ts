@@ -5,13 +5,13 @@
  * fields. The lines asserted here are what kubectl prints against upstream.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import { startK8ts, type K8tsProcess } from './testing/k8ts-process.js';
+import type { TestCluster } from './kubectl/cluster.js';
+import { startLeanCluster } from './kubectl/lean-cluster.js';
 import { newKubectl, type Kubectl, type KubectlVersion } from './testing/kubectl.js';
 
 const lease = (name: string, spec: string): string => `apiVersion: coordination.k8s.io/v1
@@ -24,19 +24,18 @@ ${spec}`;
 
 describe('field validation, with real kubectl', () => {
   let dir: string;
-  let server: K8tsProcess | undefined;
+  let cluster: TestCluster | undefined;
   let kubeconfig: string;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'k8ts-field-validation-'));
-    server = startK8ts(['server', '--data-dir', join(dir, 'data'), '--secure-port', '0']);
-    const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
-    kubeconfig = line.slice('export KUBECONFIG='.length);
+    // The API server alone (lean-cluster.ts): field validation is all its own.
+    cluster = await startLeanCluster('field-validation', { defaultServiceAccount: false });
+    dir = cluster.workDir;
+    kubeconfig = cluster.kubeconfig;
   });
 
   after(async () => {
-    await server?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   /** POST a body as is, with the admin's client certificate from the kubeconfig. */

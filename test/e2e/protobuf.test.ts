@@ -18,7 +18,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeObject, encodeObject, PROTOBUF_MAGIC } from '../../src/api/protobuf/envelope.js';
-import { startCluster, type TestCluster } from './kubectl/cluster.js';
+import type { TestCluster } from './kubectl/cluster.js';
+import { startLeanCluster } from './kubectl/lean-cluster.js';
 import { serverUrlOf } from './testing/api-client.js';
 import { newKubectl, type Kubectl } from './testing/kubectl.js';
 import { RawApiClient, startRecordingProxy, type RecordedRequest, type RecordingProxy } from './testing/protobuf-client.js';
@@ -90,7 +91,7 @@ describe('protobuf', { timeout: 240_000 }, () => {
   let pkiDir: string;
 
   before(async () => {
-    cluster = await startCluster('protobuf');
+    cluster = await startLeanCluster('protobuf');
     pkiDir = join(dirname(cluster.kubeconfig), 'pki');
     proxy = await startRecordingProxy(serverUrlOf(cluster.kubeconfig), pkiDir, cluster.workDir);
     client = new RawApiClient(serverUrlOf(cluster.kubeconfig), pkiDir);

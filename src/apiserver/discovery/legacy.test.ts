@@ -68,8 +68,12 @@ describe('GET /api/v1', () => {
       JSON.stringify(pods),
       JSON.stringify([
         { name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: ALL, shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=' },
+        { name: 'pods/attach', singularName: '', namespaced: true, kind: 'PodAttachOptions', verbs: ['create', 'get'] },
         { name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] },
         { name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+        { name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] },
+        { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] },
+        { name: 'pods/portforward', singularName: '', namespaced: true, kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
         { name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get', 'patch', 'update'] },
       ]),
     );

@@ -94,7 +94,8 @@ describe('a group-version document', () => {
         );
         assert.ok(match, `${groupVersionString(r)} ${kind}`);
       }
-      for (const sub of r.subresources) {
+      // Connect subresources (pods/exec, …) take their *Options as query parameters: upstream has no schema for them.
+      for (const sub of r.subresources.filter((s) => !s.kind.kind.endsWith('Options'))) {
         const schemasOfSub = Object.values(schemas).some((s) =>
           ((obj(s)['x-kubernetes-group-version-kind'] ?? []) as JsonObject[]).some((g) => g['kind'] === sub.kind.kind && g['group'] === sub.kind.group),
         );

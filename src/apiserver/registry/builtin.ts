@@ -22,6 +22,8 @@ import { limitRangeTable } from './core/limitrange/table.js';
 import { namespaceDefinition } from './core/namespace/storage.js';
 import { nodeDefinition } from './core/node/storage.js';
 import { podDefinition } from './core/pod/storage.js';
+import { podStreamingHandlers } from './core/pod/streaming.js';
+import type { KubeletClientConfig } from '../kubelet/kubelet-client.js';
 import { podTemplateDefinition } from './core/podtemplate/storage.js';
 import { resourceQuotaTable } from './core/resourcequota/table.js';
 import { secretTable } from './core/secret/table.js';
@@ -65,6 +67,8 @@ export interface BuiltinOptions {
   readonly serviceAccountTokens?: TokenRequestOptions;
   /** Escalation prevention of the RBAC kinds (bound to the authorizer once it exists); without it they are plain stores. */
   readonly escalation?: EscalationGuard;
+  /** How pods/log, pods/exec, pods/attach and pods/portforward reach kubelets (default: no client certificate, no CA). */
+  readonly kubeletClient?: KubeletClientConfig;
 }
 
 export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, ResourceDefinition> {
@@ -77,7 +81,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['', 'LimitRange', plain(nameIsDNSSubdomain, { table: table(limitRangeTable) })],
     ['', 'Namespace', namespaceDefinition],
     ['', 'Node', nodeDefinition],
-    ['', 'Pod', podDefinition],
+    ['', 'Pod', { ...podDefinition, subresourceHandlers: { ...podDefinition.subresourceHandlers, ...podStreamingHandlers(options.kubeletClient ?? {}) } }],
     ['', 'PodTemplate', podTemplateDefinition],
     ['', 'ResourceQuota', withStatus(nameIsDNSSubdomain, { generation: false, table: table(resourceQuotaTable) })],
     [

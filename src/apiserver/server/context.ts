@@ -3,6 +3,7 @@
  * what it asks for (RequestInfo), and who sent it (once authenticated).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { LatencyTracker } from '../audit/latency-tracker.js';
 import type { RequestAudit } from '../audit/request-audit.js';
@@ -37,6 +38,13 @@ export interface RequestContext {
   latency?: LatencyTracker;
   /** When the filter being timed by trackLatency started (internal to that wrapper). */
   stageStart?: bigint | undefined;
+  /**
+   * An HTTP/1.1 upgrade request (exec, attach, port-forward): the raw socket
+   * and the bytes read past the headers. `res` then writes a plain HTTP/1.1
+   * response on that socket (for errors); a handler that upgrades takes the
+   * socket over.
+   */
+  readonly upgrade?: { readonly socket: Duplex; readonly head: Buffer };
 }
 
 /** A step of the request pipeline: it handles the request or passes it on. */

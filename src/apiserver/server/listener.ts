@@ -4,7 +4,9 @@
  * connections). Client certificates are requested but not required: a request
  * without one is anonymous, and authentication decides what it may do.
  */
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Handler, RequestContext } from './context.js';
 import { parseRequestInfo } from './request-info.js';
@@ -49,6 +51,31 @@ export async function listen(options: ListenerOptions, handler: Handler): Promis
       user: undefined,
       start: process.hrtime.bigint(),
       warnings: [],
+    };
+    void handler(ctx);
+  });
+  // HTTP/1.1 upgrades (exec, attach, port-forward) run the same pipeline; until a handler takes the
+  // socket over, `res` is a plain HTTP/1.1 response on it, and the connection ends with that response.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => undefined);
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as import('node:net').Socket);
+    res.once('finish', () => {
+      res.detachSocket(socket as import('node:net').Socket);
+      socket.end();
+    });
+    const url = new URL(req.url ?? '/', 'https://apiserver');
+    const ctx: RequestContext = {
+      req,
+      res,
+      path: url.pathname,
+      query: url.searchParams,
+      info: parseRequestInfo('GET', '/', url.searchParams),
+      user: undefined,
+      start: process.hrtime.bigint(),
+      warnings: [],
+      upgrade: { socket, head },
     };
     void handler(ctx);
   });

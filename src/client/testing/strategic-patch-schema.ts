@@ -23,6 +23,8 @@ const LISTS: Readonly<Record<string, PatchMeta>> = {
   ownerReferences: MERGE_BY('uid'),
   finalizers: MERGE_BY(''),
   conditions: MERGE_BY('type'),
+  podIPs: MERGE_BY('ip'),
+  hostIPs: MERGE_BY('ip'),
   topologySpreadConstraints: MERGE_BY('topologyKey'),
 };
 

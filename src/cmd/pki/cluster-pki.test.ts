@@ -60,7 +60,7 @@ function changed(before: Map<string, string>, after: Map<string, string>): strin
 
 const relative = (dataDir: string, paths: readonly string[]): string[] => paths.map((p) => p.slice(dataDir.length + 1)).sort();
 
-const LEAF_FILES = ['apiserver', 'admin', 'controller-manager', 'scheduler', 'proxy', 'kubelet'];
+const LEAF_FILES = ['apiserver', 'admin', 'controller-manager', 'scheduler', 'proxy', 'kubelet', 'kubelet-serving', 'apiserver-kubelet-client'];
 const ALL_FILES = [
   'admin.kubeconfig',
   'pki/ca.crt',
@@ -102,6 +102,19 @@ describe('ensureClusterPki on first start', () => {
       serverUrl: 'https://[::1]:6443',
       extraSans: ['k8ts.example.com', '10.1.2.3', '127.0.0.2'],
     });
+  });
+
+  it('issues the kubelet serving certificate for the node and the API server\'s kubelet client certificate', async () => {
+    const serving = describeCertificate(await readFile(pki.kubeletServingCert, 'utf8'));
+    assert.equal(serving.commonName, 'system:node:node-a');
+    assert.ok(serving.extendedKeyUsages.includes(EXTENDED_KEY_USAGE.serverAuth));
+    assert.deepEqual(serving.dnsNames, ['node-a', 'localhost']);
+    assert.deepEqual(serving.ipAddresses, ['127.0.0.1', '127.0.0.2', '::1']);
+    const client = describeCertificate(await readFile(pki.apiserverKubeletClient.cert, 'utf8'));
+    assert.equal(client.commonName, 'kube-apiserver-kubelet-client');
+    assert.deepEqual(client.organizations, ['system:masters']);
+    assert.ok(client.extendedKeyUsages.includes(EXTENDED_KEY_USAGE.clientAuth));
+    assert.equal(pki.apiserverKubeletClient.key, join(dataDir, 'pki', 'apiserver-kubelet-client.key'));
   });
 
   it('creates exactly the documented files and returns their paths', async () => {
@@ -180,13 +193,15 @@ describe('ensureClusterPki on later starts', () => {
     assert.deepEqual(changed(first, await snapshot(dataDir)), []);
   });
 
-  it('reissues only the serving certificate when a SAN is missing', async () => {
+  it('reissues only the serving certificates when a SAN is missing', async () => {
     const dataDir = await newDataDir();
     await ensureClusterPki(baseOptions(dataDir));
     const first = await snapshot(dataDir);
     const pki = await ensureClusterPki({ ...baseOptions(dataDir), nodeIps: ['127.0.0.1', '127.0.0.5'] });
-    assert.deepEqual(relative(dataDir, pki.written), ['pki/apiserver.crt', 'pki/apiserver.key']);
-    assert.deepEqual(changed(first, await snapshot(dataDir)), ['pki/apiserver.crt', 'pki/apiserver.key']);
+    const servingFiles = ['pki/apiserver.crt', 'pki/apiserver.key', 'pki/kubelet-serving.crt', 'pki/kubelet-serving.key'];
+    assert.deepEqual(relative(dataDir, pki.written), servingFiles);
+    assert.deepEqual(changed(first, await snapshot(dataDir)), servingFiles);
+    assert.equal(new X509Certificate(await readFile(pki.kubeletServingCert)).checkIP('127.0.0.5'), '127.0.0.5');
     const serving = new X509Certificate(await readFile(pki.servingCert));
     const ca = new X509Certificate(await readFile(pki.caCert));
     assert.ok(serving.checkIssued(ca) && serving.verify(ca.publicKey));
@@ -219,8 +234,17 @@ describe('ensureClusterPki on later starts', () => {
     const dataDir = await newDataDir();
     await ensureClusterPki(baseOptions(dataDir));
     const pki = await ensureClusterPki({ ...baseOptions(dataDir), nodeName: 'node-b' });
-    assert.deepEqual(relative(dataDir, pki.written), ['pki/kubelet.crt', 'pki/kubelet.key', 'pki/kubelet.kubeconfig']);
+    assert.deepEqual(relative(dataDir, pki.written), [
+      'pki/kubelet-serving.crt',
+      'pki/kubelet-serving.key',
+      'pki/kubelet.crt',
+      'pki/kubelet.key',
+      'pki/kubelet.kubeconfig',
+    ]);
     assert.equal(describeCertificate(await readFile(pki.clientCertificates.kubelet.cert, 'utf8')).commonName, 'system:node:node-b');
+    const serving = describeCertificate(await readFile(pki.kubeletServingCert, 'utf8'));
+    assert.equal(serving.commonName, 'system:node:node-b');
+    assert.ok(serving.dnsNames.includes('node-b'));
   });
 
   it('reissues a pair whose key is missing or does not match, or that another CA signed', async () => {

@@ -14,6 +14,8 @@
  * | `pki/scheduler.{crt,key,kubeconfig}` | CN=system:kube-scheduler |
  * | `pki/proxy.{crt,key,kubeconfig}` | CN=system:kube-proxy |
  * | `pki/kubelet.{crt,key,kubeconfig}` | CN=system:node:NAME, O=system:nodes |
+ * | `pki/kubelet-serving.crt`, `pki/kubelet-serving.key` | the kubelet's serving certificate, CN=system:node:NAME (see {@link kubeletServingSans}) |
+ * | `pki/apiserver-kubelet-client.{crt,key}` | the API server's client certificate for kubelets (logs, exec, port-forward): CN=kube-apiserver-kubelet-client, O=system:masters, as kubeadm made it before 1.29 |
  * | `pki/sa.key`, `pki/sa.pub` | the service-account token signing key pair (service-account-key.ts) |
  *
  * Every kubeconfig names the cluster `k8ts` and the user after the
@@ -97,6 +99,11 @@ export interface ClusterPki {
   readonly clientCertificates: Readonly<Record<ClusterIdentity, ClientCertificatePaths>>;
   /** The service-account token signing key (`pki/sa.key`) and its public key (`pki/sa.pub`). */
   readonly serviceAccountKey: ServiceAccountKeyPaths;
+  /** The kubelet's serving certificate and key (`k8ts kubelet --tls-cert-file/--tls-private-key-file`). */
+  readonly kubeletServingCert: string;
+  readonly kubeletServingKey: string;
+  /** The API server's client certificate for kubelets (`k8ts apiserver --kubelet-client-certificate/--kubelet-client-key`). */
+  readonly apiserverKubeletClient: ClientCertificatePaths;
   /** The files this call created or replaced, in the order written (empty when everything was kept). */
   readonly written: readonly string[];
 }
@@ -165,6 +172,26 @@ export function apiServerSans(
   return { dnsNames, ipAddresses };
 }
 
+/**
+ * The kubelet serving certificate's SANs: the node name and localhost as DNS
+ * names, the node IPs, 127.0.0.1 and ::1.
+ */
+export function kubeletServingSans(options: Pick<ClusterPkiOptions, 'nodeName' | 'nodeIps'>): ServingSans {
+  const dnsNames: string[] = [];
+  const ipAddresses: string[] = [];
+  for (const name of [options.nodeName, 'localhost', ...options.nodeIps, '127.0.0.1', '::1']) {
+    if (name === '') continue;
+    if (looksLikeIp(name)) {
+      const ip = canonicalIp(name);
+      if (!ipAddresses.includes(ip)) ipAddresses.push(ip);
+    } else if (!dnsNames.some((d) => d.toLowerCase() === name.toLowerCase())) dnsNames.push(name);
+  }
+  return { dnsNames, ipAddresses };
+}
+
+/** The API server's identity towards kubelets. */
+export const APISERVER_KUBELET_CLIENT = { commonName: 'kube-apiserver-kubelet-client', organizations: ['system:masters'] } as const;
+
 /** A certificate expiring sooner than this is reissued at start. */
 const RENEW_BEFORE_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -231,6 +258,34 @@ export async function ensureClusterPki(options: ClusterPkiOptions): Promise<Clus
     clientCertificates[spec.identity] = { cert, key };
   }
 
+  const kubeletServingCert = join(pkiDir, 'kubelet-serving.crt');
+  const kubeletServingKey = join(pkiDir, 'kubelet-serving.key');
+  const kubeletSans = kubeletServingSans(options);
+  const kubeletCommonName = `system:node:${options.nodeName}`;
+  await ensureLeaf({
+    certPath: kubeletServingCert,
+    keyPath: kubeletServingKey,
+    ca,
+    now,
+    written,
+    fits: (info) => info.extendedKeyUsages.includes(EXTENDED_KEY_USAGE.serverAuth) && info.commonName === kubeletCommonName && coversSans(info, kubeletSans),
+    issue: () => issueServingCertificate(ca, { ...kubeletSans, commonName: kubeletCommonName, keyType, now }),
+  });
+
+  const apiserverKubeletClient = { cert: join(pkiDir, 'apiserver-kubelet-client.crt'), key: join(pkiDir, 'apiserver-kubelet-client.key') };
+  await ensureLeaf({
+    certPath: apiserverKubeletClient.cert,
+    keyPath: apiserverKubeletClient.key,
+    ca,
+    now,
+    written,
+    fits: (info) =>
+      info.extendedKeyUsages.includes(EXTENDED_KEY_USAGE.clientAuth) &&
+      info.commonName === APISERVER_KUBELET_CLIENT.commonName &&
+      sameList(info.organizations, APISERVER_KUBELET_CLIENT.organizations),
+    issue: () => issueClientCertificate(ca, { ...APISERVER_KUBELET_CLIENT, keyType, now }),
+  });
+
   const serviceAccountKey = await ensureServiceAccountKey(pkiDir, written);
 
   return {
@@ -243,6 +298,9 @@ export async function ensureClusterPki(options: ClusterPkiOptions): Promise<Clus
     adminKubeconfig,
     kubeconfigs: complete(kubeconfigs),
     clientCertificates: complete(clientCertificates),
+    kubeletServingCert,
+    kubeletServingKey,
+    apiserverKubeletClient,
     written,
   };
 }

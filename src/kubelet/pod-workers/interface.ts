@@ -50,6 +50,13 @@ export interface PodWorkersOptions {
   readonly resyncIntervalMs: number;
   /** The latest Node object (capacity for resourceFieldRef, addresses); undefined before registration. */
   readonly node: () => Node | undefined;
+  /**
+   * How often the runtime is listed to notice containers that changed state
+   * (upstream's PLEG relist period, 1 s); default 1000.
+   */
+  readonly relistIntervalMs?: number;
+  /** How long after a failed pods/status write it is tried again (upstream's status sync period, 10 s); default 10 000. */
+  readonly statusRetryIntervalMs?: number;
 }
 
 export interface PodWorkers {

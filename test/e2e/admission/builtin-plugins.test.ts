@@ -1,14 +1,17 @@
 /**
  * The small built-in admission plugins, through real kubectl against
- * `k8ts server`: NamespaceLifecycle keeps the cluster's own namespaces,
+ * `k8ts apiserver` configured as `k8ts server` runs it (lean-cluster.ts; no
+ * controller is involved): NamespaceLifecycle keeps the cluster's own namespaces,
  * DefaultTolerationSeconds gives pods five minutes on a failed node, Priority
  * turns a PriorityClass name into a number; and --disable-admission-plugins
- * (passed with --apiserver-arg) switches one off.
+ * switches one off.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { newKubectl, withStdin, type Kubectl } from '../testing/kubectl.js';
+import { ensureDefaultServiceAccount } from '../testing/service-accounts.js';
 
 const POD = (name: string, extra = '') => `apiVersion: v1
 kind: Pod
@@ -25,8 +28,10 @@ describe('built-in admission plugins', { timeout: 180_000 }, () => {
   let kubectl: Kubectl;
 
   before(async () => {
-    cluster = await startCluster('admission');
+    cluster = await startLeanCluster('admission');
     kubectl = newKubectl('1.32', cluster.kubeconfig);
+    // A pod goes into kube-system below; no ServiceAccount controller runs here to make its `default`.
+    await ensureDefaultServiceAccount(kubectl, 'kube-system');
   });
   after(async () => {
     await cluster?.stop();
@@ -67,7 +72,7 @@ describe('built-in admission plugins', { timeout: 180_000 }, () => {
 describe('--disable-admission-plugins', { timeout: 120_000 }, () => {
   let cluster: TestCluster;
   before(async () => {
-    cluster = await startCluster('admission-off', { serverArgs: ['--apiserver-arg=--disable-admission-plugins=DefaultTolerationSeconds,NamespaceLifecycle'] });
+    cluster = await startLeanCluster('admission-off', { apiserverArgs: ['--disable-admission-plugins=DefaultTolerationSeconds,NamespaceLifecycle'] });
   });
   after(async () => {
     await cluster?.stop();

@@ -10,9 +10,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { newKubectl, withStdin, type Kubectl } from '../testing/kubectl.js';
-import { waitForDefaultServiceAccount } from '../testing/service-accounts.js';
+import { ensureDefaultServiceAccount } from '../testing/service-accounts.js';
 
 const RESTRICTED_DETAIL =
   'privileged (container "c" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")';
@@ -40,12 +41,13 @@ describe('PodSecurity admission', { timeout: 240_000 }, () => {
   const create = (manifest: string) => withStdin(kubectl, cluster.kubeconfig, manifest)('create', '-f', '-');
 
   before(async () => {
-    cluster = await startCluster('pod-security');
+    // The API server alone, with k8ts server's audit log; no ServiceAccount controller, so the test makes each `default`.
+    cluster = await startLeanCluster('pod-security', { auditLog: true });
     kubectl = newKubectl('1.32', cluster.kubeconfig);
     await kubectl.ok('create', 'namespace', 'ps-enforce');
     await kubectl.ok('create', 'namespace', 'ps-warn');
-    await waitForDefaultServiceAccount(kubectl, 'ps-enforce');
-    await waitForDefaultServiceAccount(kubectl, 'ps-warn');
+    await ensureDefaultServiceAccount(kubectl, 'ps-enforce');
+    await ensureDefaultServiceAccount(kubectl, 'ps-warn');
   });
   after(async () => {
     await cluster?.stop();

@@ -1,6 +1,7 @@
 /**
- * ResourceQuota and LimitRanger end to end, with real kubectl against
- * `k8ts server` (API server, controller manager): `kubectl create quota`, the
+ * ResourceQuota and LimitRanger end to end, with real kubectl against a
+ * `k8ts apiserver` and a `k8ts controller-manager` running the resource quota
+ * controller (lean-cluster.ts): `kubectl create quota`, the
  * resource quota controller filling status, a pod past the quota refused 403
  * with upstream's message and nothing stored, `kubectl describe quota`, a
  * LimitRange default on the created pod, and 50 concurrent creates against
@@ -8,7 +9,7 @@
  * real etcd with the 50 creates split between them: still exactly 10, since
  * usage is charged by compare-and-swap in etcd, not by a lock in either process.
  *
- * Budget: about 40 s (a server, etcd and two API servers, ~150 requests, ~15 kubectl runs).
+ * Budget: about 30 s (an API server and a controller manager, etcd and two API servers, ~150 requests, ~15 kubectl runs).
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -17,11 +18,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { waitFor } from '../../../src/client/testing/wait-for.js';
 import { startEtcd, type EtcdProcess } from '../../../src/storage/etcd/testing/etcd-process.js';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { ApiClient, serverUrlOf, type ApiResponse } from '../testing/api-client.js';
 import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
 import { newKubectl, type Kubectl } from '../testing/kubectl.js';
-import { waitForDefaultServiceAccount } from '../testing/service-accounts.js';
+import { ensureDefaultServiceAccount } from '../testing/service-accounts.js';
 
 const SERVING = /^apiserver: serving on (https:\/\/\S+:\d+)$/;
 
@@ -43,13 +45,14 @@ function assertExactlyTen(replies: readonly ApiResponse[]): void {
   for (const r of refused) assert.match(r.json<{ message: string }>().message, /^pods "burst-\d+" is forbidden: exceeded quota: burst, requested: pods=1, used: pods=10, limited: pods=10$/);
 }
 
-describe('ResourceQuota and LimitRanger through k8ts server and kubectl', { timeout: 180_000 }, () => {
+describe('ResourceQuota and LimitRanger through the API server, the quota controller and kubectl', { timeout: 180_000 }, () => {
   let cluster: TestCluster;
   let kubectl: Kubectl;
   let api: ApiClient;
 
   before(async () => {
-    cluster = await startCluster('quota');
+    // No ServiceAccount controller: the test makes each new namespace's `default` (ensureDefaultServiceAccount).
+    cluster = await startLeanCluster('quota', { controllerManagerArgs: ['--controllers=resourcequota'] });
     kubectl = newKubectl('1.32', cluster.kubeconfig);
     api = new ApiClient(serverUrlOf(cluster.kubeconfig), join(cluster.workDir, 'data', 'pki'));
   });
@@ -64,7 +67,7 @@ describe('ResourceQuota and LimitRanger through k8ts server and kubectl', { time
 
   it('kubectl create quota; the controller sets status; a LimitRange default lands on the pod; the pod past the quota is refused and not stored', async () => {
     await kubectl.ok('create', 'namespace', 'team');
-    await waitForDefaultServiceAccount(kubectl, 'team');
+    await ensureDefaultServiceAccount(kubectl, 'team');
     const limits = join(cluster.workDir, 'limits.yaml');
     await writeFile(limits, 'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: defaults\nspec:\n  limits:\n  - type: Container\n    default:\n      cpu: 200m\n    defaultRequest:\n      cpu: 100m\n');
     await kubectl.ok('apply', '-n', 'team', '-f', limits);
@@ -91,7 +94,7 @@ describe('ResourceQuota and LimitRanger through k8ts server and kubectl', { time
     const bounds = join(cluster.workDir, 'bounds.yaml');
     await writeFile(bounds, 'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: bounds\nspec:\n  limits:\n  - type: Container\n    max:\n      cpu: 500m\n');
     await kubectl.ok('create', 'namespace', 'bounded');
-    await waitForDefaultServiceAccount(kubectl, 'bounded');
+    await ensureDefaultServiceAccount(kubectl, 'bounded');
     await kubectl.ok('apply', '-n', 'bounded', '-f', bounds);
     const refused = await kubectl('run', 'big', '-n', 'bounded', '--image=nginx', '--restart=Never', '--overrides={"spec":{"containers":[{"name":"big","image":"nginx","resources":{"limits":{"cpu":"1"}}}]}}');
     assert.equal(refused.stderr.trim(), 'Error from server (Forbidden): pods "big" is forbidden: maximum cpu usage per Container is 500m, but limit is 1');
@@ -99,7 +102,7 @@ describe('ResourceQuota and LimitRanger through k8ts server and kubectl', { time
 
   it('50 concurrent pod creates against pods=10 make exactly 10 pods', async () => {
     await kubectl.ok('create', 'namespace', 'crowd');
-    await waitForDefaultServiceAccount(kubectl, 'crowd');
+    await ensureDefaultServiceAccount(kubectl, 'crowd');
     await kubectl.ok('create', 'quota', 'burst', '-n', 'crowd', '--hard=pods=10');
     await waitForUsage('crowd', 'burst', 'pods', '0');
     assertExactlyTen(await burst([api], 'crowd', 50));

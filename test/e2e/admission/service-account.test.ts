@@ -1,7 +1,7 @@
 /**
- * The ServiceAccount admission plugin end to end, with real kubectl against
- * `k8ts server` (whose ServiceAccount controller makes each namespace's
- * `default`): a pod gets the projected kube-api-access-* volume and its
+ * The ServiceAccount admission plugin end to end, with real kubectl against a
+ * `k8ts apiserver` and a `k8ts controller-manager` running the ServiceAccount
+ * controller, which makes each namespace's `default` (lean-cluster.ts): a pod gets the projected kube-api-access-* volume and its
  * read-only mounts, a pod naming a missing service account is refused with
  * upstream's message until the account exists, automountServiceAccountToken
  * turns the volume off, the account's imagePullSecrets become the pod's,
@@ -10,7 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { newKubectl, withStdin, type Kubectl } from '../testing/kubectl.js';
 import { waitForDefaultServiceAccount } from '../testing/service-accounts.js';
 
@@ -21,7 +22,7 @@ describe('ServiceAccount admission with real kubectl', { timeout: 240_000 }, () 
   let kubectl: Kubectl;
 
   before(async () => {
-    cluster = await startCluster('sa-admission');
+    cluster = await startLeanCluster('sa-admission', { controllerManagerArgs: ['--controllers=serviceaccount'] });
     kubectl = newKubectl('1.32', cluster.kubeconfig);
     await kubectl.ok('create', 'namespace', NS);
     await waitForDefaultServiceAccount(kubectl, NS);

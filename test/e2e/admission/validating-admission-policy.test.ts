@@ -1,6 +1,6 @@
 /**
- * ValidatingAdmissionPolicy through real kubectl against `k8ts server` (where
- * the plugin is on by default, as upstream): the documentation's demo policy
+ * ValidatingAdmissionPolicy through real kubectl against the API server as
+ * `k8ts server` runs it (lean-cluster.ts; the plugin is on by default, as upstream): the documentation's demo policy
  * `object.spec.replicas <= 5` with a Deny binding for namespaces labelled
  * environment=test refuses six replicas with upstream's message and admits
  * three; a Warn binding makes kubectl print the policy's warning. A policy
@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { newKubectl, withStdin, type Kubectl, type KubectlResult } from '../testing/kubectl.js';
 
 const DENY_POLICY = `apiVersion: admissionregistration.k8s.io/v1
@@ -84,7 +85,7 @@ describe('ValidatingAdmissionPolicy', { timeout: 180_000 }, () => {
   let kubectl: Kubectl;
 
   before(async () => {
-    cluster = await startCluster('vap');
+    cluster = await startLeanCluster('vap');
     kubectl = newKubectl('1.32', cluster.kubeconfig);
     await kubectl.ok('create', 'namespace', 'vap-test');
     await kubectl.ok('label', 'namespace', 'vap-test', 'environment=test');

@@ -1,5 +1,5 @@
 /**
- * Dynamic admission end to end: real kubectl against `k8ts server`, and real
+ * Dynamic admission end to end: real kubectl against the API server as `k8ts server` runs it (lean-cluster.ts), and real
  * HTTPS webhook servers on 127.0.0.1 with a certificate from a CA of the
  * test's own. A mutating webhook's JSONPatch is stored; a validating webhook's
  * refusal reaches kubectl with its message; webhooks that hang or reset the
@@ -16,7 +16,8 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { issueServingCertificate, newCertificateAuthority } from '../../../src/cmd/pki/certificates.js';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { newKubectl, withStdin, type Kubectl, type KubectlResult } from '../testing/kubectl.js';
 
 interface Review {
@@ -94,7 +95,7 @@ describe('dynamic admission webhooks', { timeout: 300_000 }, () => {
     const serving = await issueServingCertificate(ca, { dnsNames: ['webhook.test.svc'], ipAddresses: ['127.0.0.1'] });
     caBundle = Buffer.from(ca.certPem).toString('base64');
     webhooks = await startWebhookServer(serving.certPem, serving.keyPem);
-    cluster = await startCluster('webhooks');
+    cluster = await startLeanCluster('webhooks');
     kubectl = newKubectl('1.32', cluster.kubeconfig);
   });
   after(async () => {

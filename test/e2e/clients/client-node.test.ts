@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 
 const NS = 'client-node';
 
@@ -60,7 +61,7 @@ describe('@kubernetes/client-node against k8ts', () => {
   const stops: (() => Promise<void> | void)[] = [];
 
   before(async () => {
-    cluster = await startCluster('client-node');
+    cluster = await startLeanCluster('client-node');
     kc = new k8s.KubeConfig();
     kc.loadFromFile(cluster.kubeconfig);
     core = kc.makeApiClient(k8s.CoreV1Api);

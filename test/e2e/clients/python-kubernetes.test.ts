@@ -10,7 +10,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { newKubectl, type Kubectl } from '../testing/kubectl.js';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { ProcessGroup } from '../kubectl/long-running.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -61,7 +62,7 @@ describe('python3-kubernetes against k8ts', () => {
   };
 
   before(async () => {
-    cluster = await startCluster('python-client');
+    cluster = await startLeanCluster('python-client');
     kubectl = newKubectl('1.33', cluster.kubeconfig);
   });
   after(async () => {

@@ -1,7 +1,10 @@
 /**
- * Deployments end to end: a real k8ts API server and controller manager, real
- * kubectl 1.32, and a tiny stand-in for the scheduler and kubelet that binds
- * pods to a fake Node and marks them Running and Ready through the API.
+ * Deployments end to end: a real k8ts API server and controller manager
+ * (running the deployment and ReplicaSet controllers), real kubectl 1.32, and
+ * a tiny stand-in for the scheduler and kubelet that binds pods to a fake Node
+ * and marks them Running and Ready through the API. No node lifecycle
+ * controller: the fake Node sends no heartbeats, and once its startup grace
+ * period passed that controller would mark the pods not Ready.
  * create, scale, rollout status, set image, history, undo, restart,
  * pause/resume, and a deleted pod replaced.
  */
@@ -13,7 +16,8 @@ import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js
 import { waitFor } from '../../../src/client/testing/wait-for.js';
 import { startFakeKubelet, type FakeKubelet } from '../../../src/controllers/deployment/testing/fake-kubelet.js';
 import type { PodObject, ReplicaSetObject } from '../../../src/controllers/util/types.js';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { newKubectl, withStdin, type Kubectl } from '../testing/kubectl.js';
 
 const NS = 'default';
@@ -27,7 +31,7 @@ describe('deployments with kubectl 1.32 against k8ts', { timeout: 240_000 }, () 
   const kubeletErrors: unknown[] = [];
 
   before(async () => {
-    cluster = await startCluster('deployment');
+    cluster = await startLeanCluster('deployment', { controllerManagerArgs: ['--controllers=deployment,replicaset'] });
     client = newHttpClient(restConfigFromKubeconfig(cluster.kubeconfig));
     await client.resource(NODES).create({ apiVersion: 'v1', kind: 'Node', metadata: { name: NODE } });
     kubelet = startFakeKubelet(client, { namespace: NS, nodeName: NODE, ready: (p) => p.spec?.containers[0]?.image !== 'broken', onError: (e) => kubeletErrors.push(e) });

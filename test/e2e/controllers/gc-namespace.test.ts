@@ -1,17 +1,15 @@
 /**
  * The garbage collector and the namespace controller end to end: a real
- * `k8ts server` (API server + controller manager running only these two
- * controllers), hand-made owners and dependents created over HTTPS, and
+ * k8ts API server and controller manager running only these two controllers
+ * and the ServiceAccount controller (lean-cluster.ts), hand-made owners and dependents created over HTTPS, and
  * kubectl 1.32 deleting with --cascade=background|foreground|orphan and
  * `delete namespace`, each with --wait, finishing as upstream's do.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { startLeanCluster, type LeanCluster } from '../kubectl/lean-cluster.js';
 import { ApiClient, serverUrlOf } from '../testing/api-client.js';
-import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
 import { newKubectl, type Kubectl } from '../testing/kubectl.js';
 import { waitForDefaultServiceAccount } from '../testing/service-accounts.js';
 
@@ -28,33 +26,21 @@ interface Meta {
 const NS = 'gc-e2e';
 
 describe('garbage collector and namespace controller (kubectl 1.32)', { timeout: 240_000 }, () => {
-  let root: string;
-  let server: K8tsProcess;
+  let cluster: LeanCluster;
   let api: ApiClient;
   let kubectl: Kubectl;
 
   before(async () => {
-    root = await mkdtemp(join(tmpdir(), 'k8ts-gc-e2e-'));
-    server = startK8ts([
-      'server',
-      '--data-dir',
-      join(root, 'data'),
-      '--secure-port',
-      '0',
-      '--controller-manager-arg=--controllers=garbage-collector,namespace,serviceaccount',
-    ]);
-    const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
-    const kubeconfig = line.slice('export KUBECONFIG='.length).trim();
-    api = new ApiClient(serverUrlOf(kubeconfig), join(root, 'data', 'pki'));
-    kubectl = newKubectl('1.32', kubeconfig);
+    cluster = await startLeanCluster('gc-e2e', { controllerManagerArgs: ['--controllers=garbage-collector,namespace,serviceaccount'] });
+    api = new ApiClient(serverUrlOf(cluster.kubeconfig), join(cluster.workDir, 'data', 'pki'));
+    kubectl = newKubectl('1.32', cluster.kubeconfig);
     await kubectl.ok('create', 'namespace', NS);
     await waitForDefaultServiceAccount(kubectl, NS);
   });
 
   after(async () => {
     api?.close();
-    await server?.stop();
-    await rm(root, { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   const path = (resource: string, name?: string, namespace = NS): string => {

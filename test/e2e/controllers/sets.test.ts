@@ -1,8 +1,10 @@
 /**
- * The DaemonSet and StatefulSet controllers end to end: a real `k8ts server`
- * (API server and controller manager), real kubectl 1.32, and a pod runner
- * that stands in for the scheduler and the kubelets (it binds pods and marks
- * them Running and Ready), over two Node objects without kubelets.
+ * The DaemonSet and StatefulSet controllers end to end: a real k8ts API server
+ * and controller manager (running those two controllers), real kubectl 1.32,
+ * and a pod runner that stands in for the scheduler and the kubelets (it binds
+ * pods and marks them Running and Ready), over two Node objects without
+ * kubelets. No node lifecycle controller: the Nodes send no heartbeats, and
+ * once their startup grace period passed it would mark the pods not Ready.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -12,7 +14,8 @@ import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js
 import { NODES, PODS } from '../../../src/client/rest/resources.js';
 import { startPodRunner, type PodRunner } from '../../../src/controllers/daemonset/testing/pod-runner.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { newKubectl, withStdin, type Kubectl } from '../testing/kubectl.js';
 
 type Pod = KubeObject & { spec?: { nodeName?: string }; status?: { phase?: string; conditions?: { type: string; status: string }[] } };
@@ -59,7 +62,7 @@ describe('DaemonSet and StatefulSet controllers with kubectl 1.32', { timeout: 2
   let runner: PodRunner;
 
   before(async () => {
-    cluster = await startCluster('sets');
+    cluster = await startLeanCluster('sets', { controllerManagerArgs: ['--controllers=daemonset,statefulset'] });
     client = newHttpClient(restConfigFromKubeconfig(cluster.kubeconfig));
     kubectl = newKubectl('1.32', cluster.kubeconfig);
     for (const name of ['sets-a', 'sets-b']) {

@@ -1,6 +1,7 @@
 /**
  * The kubectl end-to-end scenarios, run by one test file per kubectl version
- * (kubectl-1.33.test.ts, …), each against a server of its own. Every assertion
+ * (kubectl-1.33.test.ts, …), each against an API server of its own (no
+ * controller manager or scheduler: nothing here needs them). Every assertion
  * is on the lines kubectl prints, as upstream's kubectl prints them against
  * upstream's API server; `<AGE>` and `<ANY>` (see output.ts) stand for what
  * changes from run to run.
@@ -10,7 +11,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { newKubectl, type Kubectl, type KubectlResult, type KubectlVersion } from '../testing/kubectl.js';
-import { startCluster, type TestCluster } from './cluster.js';
+import type { TestCluster } from './cluster.js';
+import { startLeanCluster } from './lean-cluster.js';
 import { ProcessGroup } from './long-running.js';
 import { assertLines, maskVolatile, outputLines } from './output.js';
 
@@ -65,7 +67,7 @@ export function kubectlSuite(version: KubectlVersion): void {
     const background = (...args: string[]) => processes.start(kubectl.binary, args, kubectl.env);
 
     before(async () => {
-      cluster = await startCluster(`kubectl-${version}`);
+      cluster = await startLeanCluster(`kubectl-${version}`);
       kubectl = newKubectl(version, cluster.kubeconfig);
     });
     after(async () => {

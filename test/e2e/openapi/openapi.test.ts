@@ -1,5 +1,5 @@
 /**
- * OpenAPI as kubectl uses it, against one k8ts server, with kubectl 1.33,
+ * OpenAPI as kubectl uses it, against one k8ts API server, with kubectl 1.33,
  * 1.31 and 1.27:
  *
  * - `kubectl explain` reads /openapi/v3 in every one of these versions; with
@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient, serverUrlOf } from '../testing/api-client.js';
 import { newKubectl, type Kubectl, type KubectlVersion } from '../testing/kubectl.js';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { outputLines } from '../kubectl/output.js';
 
 const VERSIONS: readonly KubectlVersion[] = ['1.33', '1.31', '1.27'];
@@ -91,7 +92,7 @@ describe('OpenAPI with kubectl', () => {
   };
 
   before(async () => {
-    cluster = await startCluster('openapi');
+    cluster = await startLeanCluster('openapi');
     api = new ApiClient(serverUrlOf(cluster.kubeconfig), join(cluster.workDir, 'data', 'pki'));
   });
   after(async () => {

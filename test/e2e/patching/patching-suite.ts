@@ -3,8 +3,8 @@
  * application/strategic-merge-patch+json (client-side apply's three-way
  * patch, `patch`, `edit`, `set image|env`, `rollout restart|pause|resume`) and
  * `scale` and `rollout undo` beside them, run by one test file per kubectl
- * version against a server of its own. There is no deployment controller
- * yet, so assertions are on the stored objects, and `rollout undo` reads
+ * version against an API server of its own. No deployment controller runs,
+ * so assertions are on the stored objects, and `rollout undo` reads
  * ReplicaSets made by hand as the controller would make them (owned by the
  * deployment, with a revision annotation).
  */
@@ -12,7 +12,8 @@ import assert from 'node:assert/strict';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { assertLines } from '../kubectl/output.js';
 import { newKubectl, type Kubectl, type KubectlResult, type KubectlVersion } from '../testing/kubectl.js';
 
@@ -148,8 +149,9 @@ export function patchingSuite(version: KubectlVersion, options: { applyOnly?: bo
 
     before(async () => {
       // The Deployment's history here is hand-made (ReplicaSets with chosen revisions), to see exactly what
-      // kubectl sends; the deployment and replicaset controllers would write their own, so they stay off.
-      cluster = await startCluster(`patching-${version}`, { serverArgs: ['--controller-manager-arg=--controllers=*,-deployment,-replicaset'] });
+      // kubectl sends; the deployment and replicaset controllers would write their own, so no controller manager runs
+      // (an API server of its own, lean-cluster.ts).
+      cluster = await startLeanCluster(`patching-${version}`);
       kubectl = newKubectl(version, cluster.kubeconfig);
     });
     after(async () => {

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { ApiClient, serverUrlOf, type ApiResponse } from '../testing/api-client.js';
 
 const SMP = { 'content-type': 'application/strategic-merge-patch+json' };
@@ -47,7 +48,7 @@ describe('strategic merge patch over HTTP', () => {
   };
 
   before(async () => {
-    cluster = await startCluster('smp-api');
+    cluster = await startLeanCluster('smp-api');
     api = new ApiClient(serverUrlOf(cluster.kubeconfig), join(dirname(cluster.kubeconfig), 'pki'));
     const created = await api.request('POST', DEPLOYMENTS, { body: JSON.stringify(deployment) });
     assert.equal(created.status, 201, created.text);

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { ApiClient, serverUrlOf } from '../testing/api-client.js';
 
 interface Status {
@@ -41,7 +42,7 @@ describe('server-side apply over HTTP', () => {
   let api: ApiClient;
 
   before(async () => {
-    cluster = await startCluster('ssa-api');
+    cluster = await startLeanCluster('ssa-api');
     api = new ApiClient(serverUrlOf(cluster.kubeconfig), join(cluster.workDir, 'data', 'pki'));
   });
   after(async () => {

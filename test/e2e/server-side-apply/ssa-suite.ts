@@ -1,5 +1,5 @@
 /**
- * Server-side apply with real kubectl against a real k8ts server: apply
+ * Server-side apply with real kubectl against a real k8ts API server: apply
  * creating an object, re-applying an edited file (dropped fields disappear),
  * a conflict with another manager (kubectl's error text), --force-conflicts,
  * `kubectl diff` (a server-side dry-run apply) and --show-managed-fields.
@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startCluster, type TestCluster } from '../kubectl/cluster.js';
+import type { TestCluster } from '../kubectl/cluster.js';
+import { startLeanCluster } from '../kubectl/lean-cluster.js';
 import { newKubectl, type Kubectl, type KubectlVersion } from '../testing/kubectl.js';
 
 interface ManagedEntry {
@@ -59,7 +60,7 @@ export function serverSideApplySuite(version: KubectlVersion): void {
     const getJson = async (...args: string[]): Promise<Obj> => JSON.parse(await kubectl.ok('get', ...args, '-o', 'json')) as Obj;
 
     before(async () => {
-      cluster = await startCluster(`ssa-${version}`);
+      cluster = await startLeanCluster(`ssa-${version}`);
       kubectl = newKubectl(version, cluster.kubeconfig);
     });
     after(async () => {

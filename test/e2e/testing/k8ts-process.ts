@@ -19,7 +19,29 @@ export interface K8tsProcess {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | string>;
 }
 
+/** Every k8ts this test process started that has not exited yet. */
+const running = new Set<K8tsProcess>();
+let stopsOnSignal = false;
+
+/**
+ * When the test runner stops a test file (SIGTERM at its timeout, or SIGINT), its `after` hooks do not run: stop the
+ * clusters it started before going, so that they do not run on, unseen, through the rest of the suite. (A `k8ts
+ * server` whose parent is gone cannot even print its way through its own shutdown.)
+ */
+function stopAllOnSignal(): void {
+  stopsOnSignal = true;
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    process.once(signal, () => {
+      void Promise.allSettled([...running].map((p) => p.stop('SIGTERM', 10_000))).then(() => process.exit(code));
+    });
+  }
+  process.once('exit', () => {
+    for (const p of running) p.child.kill('SIGTERM');
+  });
+}
+
 export function startK8ts(args: readonly string[], options: { cwd?: string } = {}): K8tsProcess {
+  if (!stopsOnSignal) stopAllOnSignal();
   const child = spawn(process.execPath, [K8TS_BIN, ...args], {
     cwd: options.cwd ?? CHECKOUT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -79,7 +101,10 @@ export function startK8ts(args: readonly string[], options: { cwd?: string } = {
     }
   };
 
-  return { child, output: () => text, waitForLine, stop };
+  const proc: K8tsProcess = { child, output: () => text, waitForLine, stop };
+  running.add(proc);
+  child.on('close', () => running.delete(proc));
+  return proc;
 }
 
 /** Run `k8ts ARGS` to completion and return its exit code and output. */

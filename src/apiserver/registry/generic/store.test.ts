@@ -159,3 +159,23 @@ describe('GenericStore delete with a propagation policy', () => {
     await assert.rejects(store.get('default', 'owner'), (e: unknown) => (e as { code?: number }).code === 404);
   });
 });
+
+describe('GenericStore update and metadata.uid', () => {
+  it('keeps the uid when the client sends none, and refuses another one as immutable (upstream BeforeUpdate)', async () => {
+    const store = await configmaps();
+    const created = await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mine' } });
+    const uid = created.metadata.uid;
+    assert.ok(uid);
+    const kept = await store.update('default', 'mine', (current) => {
+      const next = structuredClone(current!);
+      delete next.metadata.uid;
+      (next as { data?: Record<string, string> }).data = { a: 'b' };
+      return next;
+    });
+    assert.equal(kept.object.metadata.uid, uid);
+    await assert.rejects(
+      store.update('default', 'mine', (current) => ({ ...structuredClone(current!), metadata: { ...current!.metadata, uid: 'someone-else' } })),
+      (e: unknown) => (e as { code?: number }).code === 422 && /metadata\.uid: Invalid value: "someone-else": field is immutable/.test((e as Error).message),
+    );
+  });
+});

@@ -420,8 +420,10 @@ export class GenericStore {
   private fillUpdateMeta(object: KubeObject, old: KubeObject): void {
     const meta = object.metadata;
     const oldMeta = old.metadata;
-    // Server-owned fields are kept as they were, whatever the client sent.
-    meta.uid = oldMeta.uid;
+    // A uid the client sent must be the object's (validateMetaUpdate: immutable), so that an update or a
+    // patch meant for an object that was deleted and made again under the same name fails; none: the old one.
+    if (meta.uid === undefined || meta.uid === '') meta.uid = oldMeta.uid;
+    // Other server-owned fields are kept as they were, whatever the client sent.
     meta.creationTimestamp = oldMeta.creationTimestamp;
     if (oldMeta.deletionTimestamp !== undefined) {
       meta.deletionTimestamp = oldMeta.deletionTimestamp;

@@ -1,0 +1,437 @@
+/**
+ * One pod's sync, termination and clean-up against the runtime (upstream's
+ * Kubelet.SyncPod / SyncTerminatingPod / SyncTerminatedPod and the runtime
+ * manager's SyncPod, killPod, startContainer, killContainer). The pod
+ * workers (pod-workers.ts) call these one at a time per pod.
+ */
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PodStatus } from 'kubernetes-types/core/v1.js';
+import { PODS } from '../../client/rest/resources.js';
+import { isConflict, isNotFound } from '../../machinery/status.js';
+import { EnvError } from '../env/interface.js';
+import { isRuntimeNotFound, type PodSandboxConfig } from '../runtime/interface.js';
+import type { StartFailure } from '../status/container-statuses.js';
+import { generatePodStatus } from '../status/generate-status.js';
+import type { StatusManager } from '../status/status-manager.js';
+import { isStaticPod, type ContainerSpec, type Pod } from '../types.js';
+import { VolumeError } from '../volumes/interface.js';
+import { backoffKey, ContainerBackoff } from './backoff.js';
+import { containerConfig, podGracePeriodSeconds } from './container-config.js';
+import { hashContainer } from './container-hash.js';
+import { EVENT, WAITING } from './events.js';
+import type { PodWorkersOptions } from './interface.js';
+import { formatPod, runLifecycleHandler } from './lifecycle-hooks.js';
+import { computePodActions, isHostNetwork, isRestartableInit } from './pod-actions.js';
+import { latestContainer, nanosToMs, readRuntimePod, runningContainers, sandboxIPs, type RuntimeContainer, type RuntimePod } from './runtime-pod.js';
+import { podLogsDirectory, podSandboxConfig } from './sandbox-config.js';
+
+/** upstream's minimumGracePeriodInSeconds: a container always gets this long after SIGTERM unless the kill is forced. */
+const MINIMUM_GRACE_SECONDS = 2;
+
+/** What the workers keep per pod between syncs. */
+export interface PodState {
+  readonly uid: string;
+  pod: Pod;
+  /** Last start failure per container name (upstream's reasonCache). */
+  readonly failures: Map<string, StartFailure>;
+  /** Containers reported to the probe manager as started: name → container id. */
+  readonly probed: Map<string, string>;
+  /** Kills asked for by failed liveness/startup probes. */
+  readonly kills: { name: string; id: string; message: string }[];
+}
+
+/** What a sync asks of its worker. */
+export interface SyncResult {
+  /** Sync again at this time (ms since the epoch): the end of a back-off, a retry. */
+  readonly retryAt?: number;
+  /** The pod reached Succeeded or Failed: its containers will not run again. */
+  readonly terminal?: boolean;
+}
+
+export interface KillOptions {
+  /** Seconds; forced kills (a pod gone from the desired set) use 0 and skip preStop. */
+  readonly gracePeriodOverride?: number;
+  readonly message?: string;
+}
+
+export class PodSyncer {
+  readonly backoff: ContainerBackoff;
+  private runtimeName: string | undefined;
+
+  constructor(
+    private readonly options: PodWorkersOptions,
+    readonly statuses: StatusManager,
+  ) {
+    this.backoff = new ContainerBackoff(options.backoff);
+  }
+
+  private get runtime() {
+    return this.options.runtime.runtime;
+  }
+
+  /** `<runtimeName>://<id>` prefixes containerIDs in status (containerd: `containerd`). */
+  private async containerIdScheme(): Promise<string> {
+    if (this.runtimeName === undefined) {
+      const version = await this.runtime.version();
+      this.runtimeName = version.runtimeName;
+    }
+    return this.runtimeName;
+  }
+
+  private retryAt(): number {
+    return Date.now() + this.options.backoff.initialMs;
+  }
+
+  // ---- sync ------------------------------------------------------------------
+
+  /** Makes the runtime match a pod that should run, then reports its status. */
+  async syncPod(state: PodState): Promise<SyncResult> {
+    const pod = state.pod;
+    let retryAt: number | undefined;
+    const later = (at: number): void => {
+      retryAt = retryAt === undefined ? at : Math.min(retryAt, at);
+    };
+
+    let volumes: ReadonlyMap<string, string> | undefined;
+    try {
+      volumes = await this.options.volumes.setUpPod(pod);
+    } catch (e: unknown) {
+      const message = e instanceof VolumeError ? `MountVolume.SetUp failed for volume "${e.volume}" : ${e.message}` : `Unable to attach or mount volumes: ${errorMessage(e)}`;
+      this.options.events.event(pod, 'Warning', EVENT.failedMount, message);
+      later(this.retryAt());
+    }
+
+    await this.processKills(state);
+    const runtimePod = await readRuntimePod(this.runtime, state.uid);
+    if (volumes !== undefined) {
+      const started = await this.applyActions(state, runtimePod, volumes);
+      if (started.retryAt !== undefined) later(started.retryAt);
+    }
+    const after = await readRuntimePod(this.runtime, state.uid);
+    await this.pruneContainers(pod, after);
+    const status = await this.reportStatus(state, after, false);
+    const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
+    if (terminal) {
+      await this.stopPod(state, after, { gracePeriodOverride: 0 });
+      this.options.probes.removePod(state.uid);
+      state.probed.clear();
+    }
+    return { ...(retryAt !== undefined && !terminal ? { retryAt } : {}), terminal };
+  }
+
+  private async processKills(state: PodState): Promise<void> {
+    for (const kill of state.kills.splice(0)) {
+      let container;
+      try {
+        container = await this.runtime.containerStatus(kill.id);
+      } catch (e: unknown) {
+        if (isRuntimeNotFound(e)) continue;
+        throw e;
+      }
+      if (container.state !== 'CONTAINER_RUNNING') continue;
+      await this.killContainer(state, kill.name, kill.id, { message: kill.message });
+    }
+  }
+
+  private async applyActions(state: PodState, runtimePod: RuntimePod, volumes: ReadonlyMap<string, string>): Promise<SyncResult> {
+    const pod = state.pod;
+    const actions = computePodActions(pod, runtimePod, (name) => this.options.probes.isStarted(state.uid, name));
+    if (actions.createSandbox && actions.sandboxId !== '') {
+      this.options.events.event(pod, 'Normal', EVENT.sandboxChanged, 'Pod sandbox changed, it will be killed and re-created.');
+    }
+    if (actions.killPod) {
+      await this.stopPod(state, runtimePod, {});
+      if (actions.createSandbox) {
+        // A new sandbox starts initialisation over: the old init containers go.
+        const inits = new Set((pod.spec?.initContainers ?? []).map((c) => c.name));
+        for (const c of runtimePod.containers) if (inits.has(c.name)) await this.removeContainer(c);
+      }
+    } else {
+      for (const kill of actions.containersToKill) await this.killContainer(state, kill.name, kill.id, { message: kill.message });
+    }
+
+    let sandboxId = actions.sandboxId;
+    let podIPs = sandboxIPs(runtimePod);
+    const sandboxConfig = podSandboxConfig(pod, actions.attempt, this.options.logsDir);
+    if (actions.createSandbox) {
+      try {
+        sandboxId = await this.runtime.runPodSandbox(sandboxConfig);
+        const sandbox = await this.runtime.podSandboxStatus(sandboxId);
+        podIPs = sandbox.network !== undefined && sandbox.network.ip !== '' ? [sandbox.network.ip, ...sandbox.network.additionalIps] : [];
+      } catch (e: unknown) {
+        this.options.events.event(pod, 'Warning', EVENT.failedCreatePodSandBox, `Failed to create pod sandbox: ${errorMessage(e)}`);
+        return { retryAt: this.retryAt() };
+      }
+    }
+    if (isHostNetwork(pod)) podIPs = this.options.nodeIPs.slice(0, 1);
+    const context: StartContext = { sandboxId, sandboxConfig, podIPs, volumes, runtimePod };
+
+    let retryAt: number | undefined;
+    const note = (at: number | undefined): void => {
+      if (at !== undefined) retryAt = retryAt === undefined ? at : Math.min(retryAt, at);
+    };
+    for (const init of actions.initContainersToStart) {
+      const result = await this.startContainer(state, init, context);
+      note(result);
+      // A regular init container that did not start holds back what follows it; a sidecar does not.
+      if (result !== undefined && !isRestartableInit(init)) return retryAt === undefined ? {} : { retryAt };
+    }
+    for (const container of actions.containersToStart) note(await this.startContainer(state, container, context));
+    return retryAt === undefined ? {} : { retryAt };
+  }
+
+  /** Starts one container; undefined when it started, else when to try again. */
+  private async startContainer(state: PodState, container: ContainerSpec, context: StartContext): Promise<number | undefined> {
+    const pod = state.pod;
+    const fail = (reason: string, message: string, event?: { reason: string; message: string }): number => {
+      state.failures.set(container.name, { reason, message });
+      if (event !== undefined) this.options.events.event(pod, 'Warning', event.reason, event.message);
+      return this.retryAt();
+    };
+
+    // Crash-loop back-off, from when the newest exited container of this name finished.
+    const key = backoffKey(state.uid, container.name, hashContainer(container));
+    const exited = context.runtimePod.containers.find((c) => c.name === container.name && c.state === 'CONTAINER_EXITED');
+    if (exited !== undefined) {
+      const finishedMs = nanosToMs(exited.finishedAt);
+      if (this.backoff.isInBackOffSince(key, finishedMs)) {
+        this.options.events.event(pod, 'Warning', EVENT.backOff, `Back-off restarting failed container ${container.name} in pod ${formatPod(pod)}`);
+        state.failures.set(container.name, {
+          reason: WAITING.crashLoopBackOff,
+          message: `back-off ${this.backoff.describe(key)} restarting failed container=${container.name} pod=${formatPod(pod)}`,
+        });
+        return this.backoff.releaseAt(key, finishedMs);
+      }
+      this.backoff.next(key, finishedMs);
+    }
+
+    const image = container.image ?? '';
+    const present = await this.options.runtime.images.imageStatus(image);
+    const neverPull = `Container image "${image}" is not present on this node and the kubelet never pulls: import it into the runtime (k8ts image build … makes busybox)`;
+    if (present === undefined && this.options.runtime.name !== 'process') {
+      return fail(WAITING.errImageNeverPull, neverPull, { reason: EVENT.errImageNeverPull, message: neverPull });
+    }
+    if (present !== undefined) this.options.events.event(pod, 'Normal', EVENT.pulled, `Container image "${image}" already present on machine`);
+
+    let envs;
+    try {
+      envs = await this.options.env.containerEnv(pod, container, { podIPs: context.podIPs, hostIPs: this.options.nodeIPs, node: this.options.node() });
+    } catch (e: unknown) {
+      if (!(e instanceof EnvError)) throw e;
+      return fail(WAITING.createContainerConfigError, e.message, { reason: EVENT.failed, message: `Error: ${e.message}` });
+    }
+    const mounts = this.options.containerMounts(container, context.volumes);
+    const latest = latestContainer(context.runtimePod, container.name);
+    const restartCount = latest !== undefined ? latest.restartCount + 1 : await restartCountFromLogs(join(podLogsDirectory(this.options.logsDir, pod), container.name));
+    const config = containerConfig({ pod, container, restartCount, envs, mounts, node: this.options.node() });
+
+    let id: string;
+    try {
+      id = await this.runtime.createContainer(context.sandboxId, config, context.sandboxConfig);
+    } catch (e: unknown) {
+      if (present === undefined && isRuntimeNotFound(e)) return fail(WAITING.errImageNeverPull, neverPull, { reason: EVENT.errImageNeverPull, message: neverPull });
+      return fail(WAITING.createContainerError, errorMessage(e), { reason: EVENT.failed, message: `Error: ${errorMessage(e)}` });
+    }
+    if (present === undefined) {
+      this.options.events.event(
+        pod,
+        'Warning',
+        EVENT.imageNotPresent,
+        `Container image "${image}" is not present on this node: container ${container.name} runs the host's executables instead (import the image, e.g. k8ts image build busybox)`,
+      );
+    }
+    this.options.events.event(pod, 'Normal', EVENT.created, `Created container: ${container.name}`);
+    try {
+      await this.runtime.startContainer(id);
+    } catch (e: unknown) {
+      return fail(WAITING.runContainerError, `failed to start container "${id}": ${errorMessage(e)}`, { reason: EVENT.failed, message: `Error: ${errorMessage(e)}` });
+    }
+    this.options.events.event(pod, 'Normal', EVENT.started, `Started container ${container.name}`);
+    state.failures.delete(container.name);
+
+    const postStart = container.lifecycle?.postStart;
+    if (postStart !== undefined) {
+      const podIP = context.podIPs[0] ?? this.options.nodeIPs[0] ?? '127.0.0.1';
+      try {
+        await runLifecycleHandler(postStart, { runtime: this.runtime, pod, container, containerId: id, podIP, timeoutSeconds: podGracePeriodSeconds(pod) || 30 });
+      } catch (e: unknown) {
+        const message = errorMessage(e);
+        this.options.events.event(pod, 'Warning', EVENT.failedPostStartHook, message);
+        await this.killContainer(state, container.name, id, { message: 'FailedPostStartHook' });
+        state.failures.set(container.name, { reason: WAITING.postStartHookError, message });
+        return this.retryAt();
+      }
+    }
+    return undefined;
+  }
+
+  // ---- stopping --------------------------------------------------------------
+
+  /** upstream's killContainer: Killing event, preStop within the grace period, then SIGTERM and SIGKILL after what is left of it. */
+  async killContainer(state: PodState, name: string, id: string, options: KillOptions): Promise<void> {
+    const pod = state.pod;
+    const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name);
+    let grace = options.gracePeriodOverride ?? podGracePeriodSeconds(pod);
+    this.options.events.event(pod, 'Normal', EVENT.killing, options.message ?? `Stopping container ${name}`);
+    const preStop = spec?.lifecycle?.preStop;
+    if (preStop !== undefined && spec !== undefined && options.gracePeriodOverride === undefined && grace > 0) {
+      const started = Date.now();
+      const podIP = (this.statuses.getPodStatus(state.uid)?.podIP ?? pod.status?.podIP) || (this.options.nodeIPs[0] ?? '127.0.0.1');
+      const hook = runLifecycleHandler(preStop, { runtime: this.runtime, pod, container: spec, containerId: id, podIP, timeoutSeconds: grace }).catch((e: unknown) => {
+        this.options.events.event(pod, 'Warning', EVENT.failedPreStopHook, errorMessage(e));
+      });
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([hook, new Promise<void>((resolve) => (timer = setTimeout(resolve, grace * 1000)))]);
+      clearTimeout(timer);
+      grace -= Math.floor((Date.now() - started) / 1000);
+    }
+    if (options.gracePeriodOverride === undefined) grace = Math.max(grace, MINIMUM_GRACE_SECONDS);
+    await this.runtime.stopContainer(id, grace);
+    if (state.probed.get(name) === id) {
+      state.probed.delete(name);
+      this.options.probes.containerStopped(state.uid, name);
+    }
+  }
+
+  /** Stops every running container (in parallel) and every ready sandbox of the pod. */
+  async stopPod(state: PodState, runtimePod: RuntimePod, options: KillOptions): Promise<void> {
+    await Promise.all(runningContainers(runtimePod).map((c) => this.killContainer(state, c.name, c.id, options)));
+    for (const sandbox of runtimePod.sandboxes) {
+      if (sandbox.state === 'SANDBOX_READY') await this.runtime.stopPodSandbox(sandbox.id);
+    }
+  }
+
+  /**
+   * A pod being deleted: stop it within its grace period, report the final
+   * status, and once the API shows it, delete the pod for good (grace 0,
+   * uid precondition). Static pods have no API object to delete.
+   * Resolves false when the delete must be tried again.
+   */
+  async terminatePod(state: PodState, signal: AbortSignal): Promise<boolean> {
+    // Probes stop as termination starts (a liveness kill must not race the graceful stop).
+    this.options.probes.removePod(state.uid);
+    state.probed.clear();
+    const before = await readRuntimePod(this.runtime, state.uid);
+    await this.stopPod(state, before, {});
+    const after = await readRuntimePod(this.runtime, state.uid);
+    await this.reportStatus(state, after, true);
+    const pod = state.pod;
+    if (isStaticPod(pod)) return true;
+    await this.statuses.flush(state.uid, signal);
+    if (signal.aborted) return false;
+    try {
+      await this.options.client.resource<Pod>(PODS).delete(pod.metadata.name ?? '', {
+        namespace: pod.metadata.namespace ?? '',
+        gracePeriodSeconds: 0,
+        preconditions: { uid: state.uid },
+      });
+    } catch (e: unknown) {
+      if (isNotFound(e) || isConflict(e)) return true;
+      this.options.logger.warn({ pod: formatPod(pod), err: errorMessage(e) }, 'Failed to delete the terminated pod; will retry');
+      return false;
+    }
+    return true;
+  }
+
+  /** A pod gone from the desired set: kill it at once, then remove its sandboxes, containers, logs and volumes. */
+  async cleanUpPod(state: PodState): Promise<void> {
+    const runtimePod = await readRuntimePod(this.runtime, state.uid);
+    await this.stopPod(state, runtimePod, { gracePeriodOverride: 0 });
+    for (const sandbox of runtimePod.sandboxes) await this.runtime.removePodSandbox(sandbox.id);
+    for (const c of runtimePod.containers) await this.runtime.removeContainer(c.id);
+    await rm(podLogsDirectory(this.options.logsDir, state.pod), { recursive: true, force: true });
+    await this.options.volumes.tearDownPod(state.uid);
+    this.options.probes.removePod(state.uid);
+    this.statuses.removePod(state.uid);
+    this.backoff.forget(`${state.uid}/`);
+  }
+
+  /** Keeps the newest exited container of each name (for `logs --previous`); older ones, and exited ones the spec no longer names, go. */
+  private async pruneContainers(pod: Pod, runtimePod: RuntimePod): Promise<void> {
+    const names = new Set([...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name));
+    const keptExited = new Set<string>();
+    for (const c of runtimePod.containers) {
+      if (c.state !== 'CONTAINER_EXITED') continue;
+      if (names.has(c.name) && !keptExited.has(c.name)) {
+        keptExited.add(c.name);
+        continue;
+      }
+      await this.removeContainer(c);
+    }
+  }
+
+  private async removeContainer(c: RuntimeContainer): Promise<void> {
+    await this.runtime.removeContainer(c.id);
+    if (c.logPath !== '') await rm(c.logPath, { force: true });
+  }
+
+  // ---- status ----------------------------------------------------------------
+
+  /** Generates the pod's status from the runtime, tells the probe manager which containers run, and hands the status on. */
+  async reportStatus(state: PodState, runtimePod: RuntimePod, podIsTerminal: boolean): Promise<PodStatus> {
+    const pod = state.pod;
+    const podIP = isHostNetwork(pod) ? (this.options.nodeIPs[0] ?? '') : (sandboxIPs(runtimePod)[0] ?? '');
+    if (!podIsTerminal) this.notifyProbes(state, runtimePod, podIP);
+    const status = generatePodStatus({
+      pod,
+      runtimePod,
+      oldStatus: this.statuses.getPodStatus(state.uid) ?? pod.status ?? {},
+      podIsTerminal,
+      runtimeName: await this.containerIdScheme(),
+      nodeIPs: this.options.nodeIPs,
+      failures: state.failures,
+      isReady: (name) => this.options.probes.isReady(state.uid, name),
+      isStarted: (name) => this.options.probes.isStarted(state.uid, name),
+      now: new Date(),
+    });
+    this.statuses.setPodStatus(pod, status);
+    return status;
+  }
+
+  private notifyProbes(state: PodState, runtimePod: RuntimePod, podIP: string): void {
+    const pod = state.pod;
+    for (const spec of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+      const latest = latestContainer(runtimePod, spec.name);
+      if (latest?.state === 'CONTAINER_RUNNING') {
+        if (state.probed.get(spec.name) !== latest.id) {
+          state.probed.set(spec.name, latest.id);
+          this.options.probes.containerStarted(pod, spec.name, latest.id, podIP);
+        }
+      } else if (state.probed.has(spec.name)) {
+        state.probed.delete(spec.name);
+        this.options.probes.containerStopped(state.uid, spec.name);
+      }
+    }
+  }
+}
+
+interface StartContext {
+  readonly sandboxId: string;
+  readonly sandboxConfig: PodSandboxConfig;
+  readonly podIPs: readonly string[];
+  readonly volumes: ReadonlyMap<string, string>;
+  readonly runtimePod: RuntimePod;
+}
+
+export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/**
+ * upstream's calcRestartCountByLogDir: a container with no predecessor in the
+ * runtime (its sandbox was replaced, or the runtime lost its state) continues
+ * after the newest `<n>.log` in its log directory, so no log is overwritten.
+ */
+export async function restartCountFromLogs(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let count = 0;
+  for (const name of names) {
+    const m = /^(\d+)\.log(\..*)?$/.exec(name);
+    if (m !== null) count = Math.max(count, Number.parseInt(m[1]!, 10) + 1);
+  }
+  return count;
+}

@@ -1,0 +1,383 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { ContainerStatus } from 'kubernetes-types/core/v1.js';
+import { waitFor } from '../../client/testing/wait-for.js';
+import { CONTAINER_NAME_LABEL, POD_UID_LABEL } from '../runtime/labels.js';
+import type { Pod } from '../types.js';
+import { VolumeError } from '../volumes/interface.js';
+import { serviceUnavailable } from '../../machinery/status.js';
+import { newHarness, NODE_IP, shellPod, type Harness } from './testing/harness.js';
+
+const WAIT = { timeoutMs: 20_000, intervalMs: 10 };
+
+const statusOf = (pod: Pod | undefined, name = 'main'): ContainerStatus | undefined => pod?.status?.containerStatuses?.find((s) => s.name === name);
+const condition = (pod: Pod | undefined, type: string): string | undefined => pod?.status?.conditions?.find((c) => c.type === type)?.status;
+
+describe('pod workers on the process runtime', () => {
+  const harnesses: Harness[] = [];
+  const harness = (...args: Parameters<typeof newHarness>): Harness => {
+    const h = newHarness(...args);
+    harnesses.push(h);
+    return h;
+  };
+  after(async () => {
+    for (const h of harnesses) await h.dispose();
+  });
+
+  it('runs a pod: Running and Ready, with its log in CRI format and its status patched with the uid', async () => {
+    const h = harness();
+    const created = await h.createPod({
+      ...shellPod('web', 'echo hello from $GREETING; exec sleep 1000'),
+      status: { conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    } as Pod);
+    const podSpec = created.spec!;
+    podSpec.containers[0]!.env = [{ name: 'GREETING', value: 'k8ts' }];
+    await waitFor(async () => {
+      const pod = await h.getPod('web');
+      return pod?.status?.phase === 'Running' && condition(pod, 'Ready') === 'True';
+    }, WAIT);
+    const pod = (await h.getPod('web'))!;
+    const status = statusOf(pod)!;
+    assert.ok(status.state?.running?.startedAt);
+    assert.match(status.containerID ?? '', /^k8ts-process:\/\/[0-9a-f]{64}$/);
+    assert.equal(status.restartCount, 0);
+    assert.equal(status.ready, true);
+    assert.equal(status.started, true);
+    assert.match(pod.status?.podIP ?? '', /^127\.244\./);
+    assert.deepEqual(pod.status?.hostIPs, [{ ip: NODE_IP }]);
+    assert.equal(pod.status?.qosClass, 'BestEffort');
+    assert.ok(pod.status?.startTime);
+    const types = (pod.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`);
+    assert.deepEqual(types, ['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
+    assert.equal(pod.status?.conditions?.find((c) => c.type === 'PodScheduled')?.lastTransitionTime, '2026-01-01T00:00:00Z');
+
+    const log = join(h.logsDir, `default_web_${pod.metadata.uid}`, 'main', '0.log');
+    await waitFor(() => {
+      try {
+        return /^\S+ stdout F hello from\b/m.test(readFileSync(log, 'utf8'));
+      } catch {
+        return false;
+      }
+    }, WAIT);
+
+    const patches = h.client.actionsOf('patch', 'pods/status');
+    assert.ok(patches.length >= 1);
+    for (const p of patches) {
+      assert.equal(p.patchType, 'strategic');
+      assert.deepEqual((p.body as { metadata: unknown }).metadata, { uid: pod.metadata.uid });
+    }
+    assert.equal(h.client.actionsOf('update', 'pods/status').length, 0);
+    const reasons = h.events.filter((e) => e.pod === 'web').map((e) => e.reason);
+    assert.ok(reasons.includes('Created') && reasons.includes('Started'), reasons.join(','));
+    assert.ok(h.probes.started.some((s) => s.name === 'main' && s.podIP === pod.status?.podIP));
+
+    // A status that does not change is not written again.
+    const count = h.client.actionsOf('patch', 'pods/status').length;
+    h.workers.requestSync(pod.metadata.uid!);
+    h.workers.requestSync(pod.metadata.uid!);
+    await waitFor(() => h.probes.started.length > 0, WAIT);
+    const again = h.client.actionsOf('patch', 'pods/status').length;
+    assert.ok(again <= count + 1, `${again} patches after ${count}`);
+  });
+
+  it('runs init containers one at a time, in order, before the app container', async () => {
+    const h = harness();
+    const file = join(h.root, 'order');
+    await h.createPod({
+      ...shellPod('init', `cat ${file}; exec sleep 1000`),
+      spec: {
+        initContainers: [
+          { name: 'first', image: 'busybox:1.35', command: ['sh', '-c', `sleep 0.2; echo first >> ${file}`] },
+          { name: 'second', image: 'busybox:1.35', command: ['sh', '-c', `echo second >> ${file}`] },
+        ],
+        containers: [{ name: 'main', image: 'busybox:1.35', command: ['sh', '-c', `cat ${file}; exec sleep 1000`] }],
+        terminationGracePeriodSeconds: 5,
+      },
+    } as Pod);
+    let sawPending = false;
+    await waitFor(async () => {
+      const pod = await h.getPod('init');
+      if (pod?.status?.phase === 'Pending' && condition(pod, 'Initialized') === 'False') sawPending = true;
+      return pod?.status?.phase === 'Running';
+    }, WAIT);
+    assert.ok(sawPending, 'the pod was Pending while initialising');
+    assert.equal(readFileSync(file, 'utf8'), 'first\nsecond\n');
+    const pod = (await h.getPod('init'))!;
+    const inits = pod.status?.initContainerStatuses ?? [];
+    assert.deepEqual(inits.map((s) => [s.name, s.state?.terminated?.reason, s.state?.terminated?.exitCode, s.ready]), [
+      ['first', 'Completed', 0, true],
+      ['second', 'Completed', 0, true],
+    ]);
+    assert.equal(condition(pod, 'Initialized'), 'True');
+  });
+
+  it('backs off a crashing container (CrashLoopBackOff) while its restartCount grows, keeping only the newest exited container', async () => {
+    const h = harness();
+    await h.createPod(shellPod('crash', 'echo crashing; exit 3'));
+    let sawBackOff = false;
+    await waitFor(async () => {
+      const s = statusOf(await h.getPod('crash'));
+      if (s?.state?.waiting?.reason === 'CrashLoopBackOff') {
+        sawBackOff = true;
+        assert.match(s.state.waiting.message ?? '', /^back-off \d+ms restarting failed container=main pod=crash_default\(/);
+        assert.equal(s.lastState?.terminated?.exitCode, 3);
+        assert.equal(s.lastState?.terminated?.reason, 'Error');
+      }
+      return (s?.restartCount ?? 0) >= 3 && sawBackOff;
+    }, WAIT);
+    const pod = (await h.getPod('crash'))!;
+    assert.equal(pod.status?.phase, 'Running');
+    assert.ok(h.events.some((e) => e.reason === 'BackOff' && e.message === `Back-off restarting failed container main in pod crash_default(${pod.metadata.uid})`));
+    await waitFor(async () => {
+      const exited = (await h.runtime.runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: pod.metadata.uid! }, state: 'CONTAINER_EXITED' })).length;
+      return exited === 1;
+    }, WAIT);
+  });
+
+  it('gives restartPolicy Never and OnFailure pods the phase of their exit codes', async () => {
+    const h = harness();
+    const marker = join(h.root, 'marker');
+    await h.createPod(shellPod('never-ok', 'exit 0', { restartPolicy: 'Never' }));
+    await h.createPod(shellPod('never-fail', 'exit 1', { restartPolicy: 'Never' }));
+    await h.createPod(shellPod('onfailure', `test -f ${marker} && exit 0; touch ${marker}; exit 2`, { restartPolicy: 'OnFailure' }));
+    await waitFor(async () => (await h.getPod('never-ok'))?.status?.phase === 'Succeeded', WAIT);
+    await waitFor(async () => (await h.getPod('never-fail'))?.status?.phase === 'Failed', WAIT);
+    await waitFor(async () => (await h.getPod('onfailure'))?.status?.phase === 'Succeeded', WAIT);
+    const failed = (await h.getPod('never-fail'))!;
+    assert.equal(statusOf(failed)?.state?.terminated?.exitCode, 1);
+    assert.equal(condition(failed, 'Ready'), 'False');
+    assert.equal(failed.status?.conditions?.find((c) => c.type === 'Ready')?.reason, 'PodFailed');
+    assert.equal(statusOf(await h.getPod('onfailure'))?.restartCount, 1);
+    const ok = (await h.getPod('never-ok'))!;
+    assert.equal(ok.status?.conditions?.find((c) => c.type === 'ContainersReady')?.reason, 'PodCompleted');
+    // Finished pods stay in the API; their sandbox is stopped.
+    await waitFor(async () => {
+      const sandboxes = await h.runtime.runtime.listPodSandbox({ labelSelector: { [POD_UID_LABEL]: ok.metadata.uid! } });
+      return sandboxes.length === 1 && sandboxes[0]!.state === 'SANDBOX_NOTREADY';
+    }, WAIT);
+    assert.match(ok.status?.podIP ?? '', /^127\.244\./);
+  });
+
+  it('terminates gracefully: SIGTERM, the wait, the final status, then the delete with the uid precondition', async () => {
+    const h = harness();
+    const created = await h.createPod(shellPod('graceful', `trap 'echo got TERM; sleep 0.3; exit 0' TERM; echo ready; while true; do sleep 0.05; done`));
+    await waitFor(async () => condition(await h.getPod('graceful'), 'Ready') === 'True', WAIT);
+    const uid = created.metadata.uid!;
+    await h.client.resource<Pod>({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true }).delete('graceful', { namespace: 'default' });
+    await waitFor(async () => (await h.getPod('graceful')) === undefined, WAIT);
+    const log = readFileSync(join(h.logsDir, `default_graceful_${uid}`, 'main', '0.log'), 'utf8');
+    assert.match(log, /stdout F got TERM/);
+    const deletes = h.client.actionsOf('delete', 'pods').filter((a) => a.name === 'graceful');
+    const final = deletes[deletes.length - 1]!;
+    assert.deepEqual(final.body, { namespace: 'default', gracePeriodSeconds: 0, preconditions: { uid } });
+    // The final status was written before the delete: the container terminated with exit 0.
+    const statusPatches = h.client.actionsOf('patch', 'pods/status').filter((a) => a.name === 'graceful');
+    const last = statusPatches[statusPatches.length - 1]!.body as { status: { containerStatuses?: ContainerStatus[]; phase?: string } };
+    assert.equal(last.status.containerStatuses?.[0]?.state?.terminated?.exitCode, 0);
+    assert.ok(h.events.some((e) => e.pod === 'graceful' && e.reason === 'Killing' && e.message === 'Stopping container main'));
+    // Then the pod is gone from the desired set: its sandbox is removed.
+    await waitFor(async () => (await h.runtime.runtime.listPodSandbox({ labelSelector: { [POD_UID_LABEL]: uid } })).length === 0, WAIT);
+  });
+
+  it('adopts running containers after a restart: same ids, no restart counted', async () => {
+    const h = harness();
+    await h.createPod(shellPod('adopt', 'exec sleep 1000'));
+    await waitFor(async () => condition(await h.getPod('adopt'), 'Ready') === 'True', WAIT);
+    const before = statusOf(await h.getPod('adopt'))!;
+    await h.restart();
+    const startedBefore = h.probes.started.length;
+    await waitFor(() => h.probes.started.length > startedBefore, WAIT);
+    const uid = (await h.getPod('adopt'))!.metadata.uid!;
+    const containers = await h.runtime.runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: uid } });
+    assert.equal(containers.length, 1);
+    assert.equal(`k8ts-process://${containers[0]!.id}`, before.containerID);
+    assert.equal(containers[0]!.state, 'CONTAINER_RUNNING');
+    const after = statusOf(await h.getPod('adopt'))!;
+    assert.equal(after.containerID, before.containerID);
+    assert.equal(after.restartCount, 0);
+  });
+
+  it('leaves a container with an absent image waiting with ErrImageNeverPull and says how to import it', async () => {
+    const h = harness({ runtime: { missingImages: 'reject' } });
+    await h.createPod(shellPod('noimage', 'exit 0'));
+    await waitFor(async () => statusOf(await h.getPod('noimage'))?.state?.waiting?.reason === 'ErrImageNeverPull', WAIT);
+    const s = statusOf(await h.getPod('noimage'))!;
+    assert.match(s.state?.waiting?.message ?? '', /k8ts image build/);
+    assert.ok(h.events.some((e) => e.type === 'Warning' && e.reason === 'ErrImageNeverPull' && /k8ts image build/.test(e.message)));
+    assert.equal((await h.getPod('noimage'))?.status?.phase, 'Pending');
+  });
+
+  it('runs an absent image with the host executables on the process runtime, with a Warning', async () => {
+    const h = harness();
+    await h.createPod(shellPod('hostpath', 'exec sleep 1000'));
+    await waitFor(async () => (await h.getPod('hostpath'))?.status?.phase === 'Running', WAIT);
+    assert.ok(h.events.some((e) => e.type === 'Warning' && e.reason === 'ImageNotPresent'));
+  });
+
+  it('restarts a container killed for a failed liveness probe, with the Killing message', async () => {
+    const h = harness();
+    await h.createPod(shellPod('live', 'exec sleep 1000'));
+    await waitFor(async () => condition(await h.getPod('live'), 'Ready') === 'True', WAIT);
+    const pod = (await h.getPod('live'))!;
+    const id = statusOf(pod)!.containerID!.replace('k8ts-process://', '');
+    h.workers.killContainer(pod.metadata.uid!, 'main', id, 'Container main failed liveness probe, will be restarted');
+    await waitFor(async () => {
+      const s = statusOf(await h.getPod('live'));
+      return s?.restartCount === 1 && s.state?.running !== undefined;
+    }, WAIT);
+    assert.ok(h.events.some((e) => e.reason === 'Killing' && e.message === 'Container main failed liveness probe, will be restarted'));
+    const s = statusOf(await h.getPod('live'))!;
+    assert.equal(s.lastState?.terminated?.containerID, `k8ts-process://${id}`);
+  });
+
+  it('reports CreateContainerConfigError when the env cannot be resolved', async () => {
+    const h = harness();
+    const pod = shellPod('badenv', 'exit 0');
+    pod.spec!.containers[0]!.env = [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'missing', key: 'k' } } }];
+    await h.createPod(pod);
+    await waitFor(async () => statusOf(await h.getPod('badenv'))?.state?.waiting?.reason === 'CreateContainerConfigError', WAIT);
+    assert.equal(statusOf(await h.getPod('badenv'))?.state?.waiting?.message, 'configmap "missing" not found');
+  });
+
+  it('kills a pod absent from the desired set at once and removes its sandbox; orphan sandboxes go too', async () => {
+    const h = harness();
+    const created = await h.createPod(shellPod('gone', 'exec sleep 1000'));
+    await waitFor(async () => (await h.getPod('gone'))?.status?.phase === 'Running', WAIT);
+    const orphan = await h.runtime.runtime.runPodSandbox({
+      metadata: { name: 'orphan', uid: 'orphan-uid', namespace: 'default', attempt: 0 },
+      hostname: 'orphan',
+      logDirectory: join(h.root, 'orphan'),
+      portMappings: [],
+      labels: { [POD_UID_LABEL]: 'orphan-uid' },
+      annotations: {},
+    });
+    // Force-delete the pod from the API: the kubelet no longer sees it.
+    await h.client.resource<Pod>({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true }).delete('gone', { namespace: 'default', gracePeriodSeconds: 0 });
+    await waitFor(async () => (await h.runtime.runtime.listPodSandbox({ labelSelector: { [POD_UID_LABEL]: created.metadata.uid! } })).length === 0, WAIT);
+    await waitFor(async () => (await h.runtime.runtime.listPodSandbox({ id: orphan })).length === 0, WAIT);
+    await waitFor(() => h.volumes.tornDown.includes(created.metadata.uid!), WAIT);
+    assert.ok(h.probes.removed.includes(created.metadata.uid!));
+  });
+
+  it('keeps containers running while pods/status cannot be written, and catches up', async () => {
+    const h = harness();
+    const unavailable = Object.assign(new Error('connection refused'), {});
+    h.client.injectError('patch', 'pods/status', unavailable, 5);
+    await h.createPod(shellPod('offline', 'exec sleep 1000'));
+    await waitFor(async () => (await h.getPod('offline'))?.status?.phase === 'Running', WAIT);
+    const failed = h.client.actionsOf('patch', 'pods/status').filter((a) => a.error !== undefined);
+    assert.equal(failed.length, 5);
+    const uid = (await h.getPod('offline'))!.metadata.uid!;
+    const running = await h.runtime.runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: uid, [CONTAINER_NAME_LABEL]: 'main' } });
+    assert.equal(running.length, 1);
+  });
+
+  it("writes a static pod's status to its mirror pod without a uid precondition", async () => {
+    const h = harness();
+    const staticPod = {
+      ...shellPod('static-web', 'exec sleep 1000'),
+      metadata: { name: 'static-web', namespace: 'default', uid: 'static-uid-1', annotations: { 'kubernetes.io/config.source': 'file', 'kubernetes.io/config.hash': 'static-uid-1' } },
+    } as Pod;
+    staticPod.spec!.nodeName = 'node-1';
+    await h.createPod({
+      ...shellPod('static-web', 'exec sleep 1000'),
+      metadata: { name: 'static-web', namespace: 'default', annotations: { 'kubernetes.io/config.mirror': 'static-uid-1', 'kubernetes.io/config.source': 'file' } },
+    } as Pod);
+    h.staticPods.push(staticPod);
+    await waitFor(async () => (await h.getPod('static-web'))?.status?.phase === 'Running', WAIT);
+    const patches = h.client.actionsOf('patch', 'pods/status').filter((a) => a.name === 'static-web');
+    assert.ok(patches.length >= 1);
+    for (const p of patches) assert.equal((p.body as { metadata?: unknown }).metadata, undefined);
+    // The mirror pod itself is not run.
+    const sandboxes = await h.runtime.runtime.listPodSandbox();
+    assert.deepEqual(sandboxes.map((s) => s.labels[POD_UID_LABEL]), ['static-uid-1']);
+  });
+
+  it('kills a container whose postStart hook fails and runs preStop hooks on deletion', async () => {
+    const h = harness();
+    const marker = join(h.root, 'prestop');
+    const pod = shellPod('hooks', 'exec sleep 1000');
+    pod.spec!.containers[0]!.lifecycle = { preStop: { exec: { command: ['sh', '-c', `echo stopping > ${marker}`] } } };
+    pod.spec!.containers.push({ name: 'bad', image: 'busybox:1.35', command: ['sh', '-c', 'exec sleep 1000'], lifecycle: { postStart: { exec: { command: ['sh', '-c', 'exit 7'] } } } });
+    await h.createPod(pod);
+    await waitFor(() => h.events.some((e) => e.reason === 'FailedPostStartHook'), WAIT);
+    await waitFor(async () => statusOf(await h.getPod('hooks'), 'bad')?.state?.waiting !== undefined || (statusOf(await h.getPod('hooks'), 'bad')?.restartCount ?? 0) > 0, WAIT);
+    await h.client.resource<Pod>({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true }).delete('hooks', { namespace: 'default' });
+    await waitFor(async () => (await h.getPod('hooks')) === undefined, WAIT);
+    assert.equal(readFileSync(marker, 'utf8'), 'stopping\n');
+  });
+
+  it('reports a volume that cannot be set up (FailedMount) and starts nothing until it can', async () => {
+    const h = harness();
+    h.volumes.failWith = new VolumeError('config', 'configmap "settings" not found');
+    await h.createPod(shellPod('mount', 'exec sleep 1000'));
+    await waitFor(() => h.events.some((e) => e.reason === 'FailedMount' && e.message === 'MountVolume.SetUp failed for volume "config" : configmap "settings" not found'), WAIT);
+    const pod = (await h.getPod('mount'))!;
+    assert.equal((await h.runtime.runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: pod.metadata.uid! } })).length, 0);
+    h.volumes.failWith = undefined;
+    await waitFor(async () => (await h.getPod('mount'))?.status?.phase === 'Running', WAIT);
+  });
+
+  it('reports a sandbox that cannot be made (FailedCreatePodSandBox); a host-network pod still runs, with the node IP', async () => {
+    const h = harness({ runtime: { podCIDR: undefined as unknown as string } });
+    await h.createPod(shellPod('nocidr', 'exec sleep 1000'));
+    await h.createPod(shellPod('hostnet', 'exec sleep 1000', { hostNetwork: true }));
+    await waitFor(() => h.events.some((e) => e.pod === 'nocidr' && e.reason === 'FailedCreatePodSandBox' && e.message.startsWith('Failed to create pod sandbox: ')), WAIT);
+    await waitFor(async () => (await h.getPod('hostnet'))?.status?.phase === 'Running', WAIT);
+    const hostnet = (await h.getPod('hostnet'))!;
+    assert.equal(hostnet.status?.podIP, NODE_IP);
+    assert.deepEqual(hostnet.status?.podIPs, [{ ip: NODE_IP }]);
+    const nocidr = (await h.getPod('nocidr'))!;
+    assert.equal(nocidr.status?.phase, 'Pending');
+    assert.equal(condition(nocidr, 'PodReadyToStartContainers'), 'False');
+    assert.equal(statusOf(nocidr)?.state?.waiting?.reason, 'ContainerCreating');
+  });
+
+  it('reports a command that cannot start (RunContainerError, then back-off)', async () => {
+    const h = harness();
+    const pod = shellPod('nocmd', '');
+    pod.spec!.containers[0]!.command = ['/nonexistent/k8ts-command'];
+    await h.createPod(pod);
+    await waitFor(async () => {
+      const reason = statusOf(await h.getPod('nocmd'))?.state?.waiting?.reason;
+      return reason === 'RunContainerError' || reason === 'CrashLoopBackOff';
+    }, WAIT);
+    assert.ok(h.events.some((e) => e.pod === 'nocmd' && e.type === 'Warning' && e.reason === 'Failed' && e.message.startsWith('Error: ')));
+  });
+
+  it('retries the final delete until the API server takes it', async () => {
+    const h = harness();
+    await h.createPod(shellPod('retry-delete', 'exec sleep 1000'));
+    await waitFor(async () => (await h.getPod('retry-delete'))?.status?.phase === 'Running', WAIT);
+    const pods = h.client.resource<Pod>({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true });
+    await pods.delete('retry-delete', { namespace: 'default', gracePeriodSeconds: 1 });
+    h.client.injectError('delete', 'pods', serviceUnavailable('the API server is restarting'), 2);
+    await waitFor(async () => (await h.getPod('retry-delete')) === undefined, WAIT);
+    const deletes = h.client.actionsOf('delete', 'pods').filter((a) => a.name === 'retry-delete');
+    assert.equal(deletes.filter((a) => a.error !== undefined).length, 2);
+  });
+
+  it('runs a sidecar beside the app container and stops it once a Never pod completes (Succeeded)', async () => {
+    const h = harness();
+    await h.createPod({
+      ...shellPod('sidecar', 'sleep 0.3; exit 0', { restartPolicy: 'Never' }),
+      spec: {
+        restartPolicy: 'Never',
+        terminationGracePeriodSeconds: 5,
+        initContainers: [{ name: 'proxy', image: 'busybox:1.35', restartPolicy: 'Always', command: ['sh', '-c', 'exec sleep 1000'] }],
+        containers: [{ name: 'main', image: 'busybox:1.35', command: ['sh', '-c', 'sleep 0.3; exit 0'] }],
+      },
+    } as Pod);
+    let sawBoth = false;
+    await waitFor(async () => {
+      const pod = await h.getPod('sidecar');
+      if (pod?.status?.initContainerStatuses?.[0]?.state?.running !== undefined && statusOf(pod)?.state?.running !== undefined) sawBoth = true;
+      return pod?.status?.phase === 'Succeeded';
+    }, WAIT);
+    assert.ok(sawBoth, 'the sidecar and the app container ran together');
+    const uid = (await h.getPod('sidecar'))!.metadata.uid!;
+    await waitFor(async () => (await h.runtime.runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: uid }, state: 'CONTAINER_RUNNING' })).length === 0, WAIT);
+  });
+});
