@@ -14,6 +14,7 @@ import { Command } from 'commander';
 import { newHttpClient } from '../client/rest/http-client.js';
 import { restConfigFromKubeconfig } from '../client/rest/kubeconfig.js';
 import type { KubeletConfiguration } from '../kubelet/config/kubelet-config.js';
+import { DEFAULT_KUBELET_PARTS } from '../kubelet/default-parts.js';
 import { runKubelet, type KubeletParts } from '../kubelet/kubelet.js';
 import type { ContainerRuntime } from '../kubelet/runtime/interface.js';
 import { newProcessRuntime } from '../kubelet/runtime/process/process-runtime.js';
@@ -24,12 +25,12 @@ import { ensureSelfSignedServingCert, writeClientCa } from './kubelet-serving-ce
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 
-/** The parts the kubelet runs pods with; undefined until they are built into k8ts (the kubelet then runs no pod). */
+/** The parts the kubelet runs pods with (undefined: it runs no pod). */
 export type KubeletPartsProvider = () => Promise<KubeletParts | undefined>;
 
-const noParts: KubeletPartsProvider = async () => undefined;
+const defaultParts: KubeletPartsProvider = async () => DEFAULT_KUBELET_PARTS;
 
-export function kubeletCommand(parts: KubeletPartsProvider = noParts): Command {
+export function kubeletCommand(parts: KubeletPartsProvider = defaultParts): Command {
   const command = new Command('kubelet').description('run the node agent: register this node and run the pods bound to it');
   addKubeletFlags(command);
   return command.action(async (flags: KubeletFlags) => {

@@ -202,7 +202,14 @@ async function runServer(flags: ServerFlags): Promise<void> {
     if (flags.disableAgent) {
       out('kubelet: not started (--disable-agent): this machine runs no pods');
     } else {
-      const kubelet = kubeletArgs(flags, { dataDir, nodeName, kubeconfig: pki.kubeconfigs.kubelet, clientCaFile: pki.caCert, port: await freePort() });
+      const kubelet = kubeletArgs(flags, {
+        dataDir,
+        nodeName,
+        kubeconfig: pki.kubeconfigs.kubelet,
+        clientCaFile: pki.caCert,
+        port: await freePort(),
+        servingCert: { cert: pki.kubeletServingCert, key: pki.kubeletServingKey },
+      });
       mkdirSync(join(dataDir, 'manifests'), { recursive: true });
       supervisor.start({ name: 'kubelet', args: kubelet });
       out(`kubelet: node ${nodeName}, ${describeKubeletRuntime(flags.kubeletArg)} (log: ${join(dataDir, 'logs', 'kubelet.log')})`);
