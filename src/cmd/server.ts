@@ -168,6 +168,13 @@ async function runServer(flags: ServerFlags): Promise<void> {
       pki.servingKey,
       '--client-ca-file',
       pki.caCert,
+      // The API server's identity towards kubelets (pods/log, exec, attach, port-forward), and the CA of their serving certificates.
+      '--kubelet-client-certificate',
+      pki.apiserverKubeletClient.cert,
+      '--kubelet-client-key',
+      pki.apiserverKubeletClient.key,
+      '--kubelet-certificate-authority',
+      pki.caCert,
       '--service-account-key-file',
       pki.serviceAccountKey.publicKey,
       '--service-account-signing-key-file',
