@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { apiserverCommand } from './apiserver.js';
 import { controllerManagerCommand } from './controller-manager.js';
 import { imageCommand } from './image.js';
+import { kubeletCommand } from './kubelet.js';
 import { schedulerCommand } from './scheduler.js';
 import { serverCommand } from './server.js';
 import { storeCommand } from './store.js';
@@ -22,6 +23,7 @@ export function newProgram(): Command {
   program.addCommand(apiserverCommand());
   program.addCommand(controllerManagerCommand());
   program.addCommand(schedulerCommand());
+  program.addCommand(kubeletCommand());
   program.addCommand(storeCommand());
   program.addCommand(imageCommand());
   return program;

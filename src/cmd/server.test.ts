@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { admissionArgs, auditArgs, controllerManagerArgs, schedulerArgs, SERVER_AUTHORIZATION_MODE } from './server.js';
+import { admissionArgs, auditArgs, controllerManagerArgs, describeKubeletRuntime, kubeletArgs, schedulerArgs, SERVER_AUTHORIZATION_MODE } from './server.js';
 
 describe('k8ts server: the controller manager command line', () => {
   it('passes the cluster CA as --root-ca-file, so the root-ca-cert-publisher runs', () => {
@@ -72,5 +72,44 @@ describe('k8ts server: authorization and admission as upstream clusters run them
     assert.deepEqual(admissionArgs(['--token-auth-file=/t.csv']), ['--enable-admission-plugins', 'NodeRestriction']);
     assert.deepEqual(admissionArgs(['--enable-admission-plugins=NodeRestriction,AlwaysPullImages']), []);
     assert.deepEqual(admissionArgs(['--disable-admission-plugins', 'NodeRestriction']), []);
+  });
+});
+
+describe('k8ts server: the kubelet command line', () => {
+  it("gives the kubelet the node's identity, address and files under the data directory, then the pass-through flags", () => {
+    assert.deepEqual(
+      kubeletArgs({ nodeIp: '127.0.0.1', kubeletArg: ['--node-status-update-frequency=1s'] }, { dataDir: '/d', nodeName: 'vm', kubeconfig: '/d/pki/kubelet.kubeconfig', clientCaFile: '/d/pki/ca.crt', port: 40_003 }),
+      [
+        'kubelet',
+        '--kubeconfig',
+        '/d/pki/kubelet.kubeconfig',
+        '--node-name',
+        'vm',
+        '--node-ip',
+        '127.0.0.1',
+        '--root-dir',
+        '/d/kubelet',
+        '--pod-manifest-path',
+        '/d/manifests',
+        '--images-dir',
+        '/d/images',
+        '--client-ca-file',
+        '/d/pki/ca.crt',
+        '--port',
+        '40003',
+        '--node-status-update-frequency=1s',
+      ],
+    );
+  });
+
+  it('passes the PKI serving certificate when there is one', () => {
+    const args = kubeletArgs({ nodeIp: '127.0.0.2', kubeletArg: [] }, { dataDir: '/d', nodeName: 'n', kubeconfig: 'k', clientCaFile: 'ca', port: 1, servingCert: { cert: '/d/pki/kubelet-serving.crt', key: '/d/pki/kubelet-serving.key' } });
+    assert.deepEqual(args.slice(args.indexOf('--tls-cert-file'), args.indexOf('--tls-cert-file') + 4), ['--tls-cert-file', '/d/pki/kubelet-serving.crt', '--tls-private-key-file', '/d/pki/kubelet-serving.key']);
+  });
+
+  it('says which runtime the kubelet uses', () => {
+    assert.match(describeKubeletRuntime([]), /^process runtime \(no containerd socket configured\): containers are host processes/);
+    assert.equal(describeKubeletRuntime(['--container-runtime=cri']), 'cri runtime');
+    assert.equal(describeKubeletRuntime(['--container-runtime', 'sim']), 'sim runtime');
   });
 });

@@ -1,9 +1,10 @@
 /**
  * `k8ts server`: the all-in-one cluster on this machine. It makes the PKI on
- * first start, runs each component as its own process (today the API server,
- * the controller manager and the scheduler; the kubelet and proxy join them as
- * they are built), restarts one that crashes, and stops them all on
- * SIGINT/SIGTERM.
+ * first start, runs each component as its own process (the API server, the
+ * controller manager, the scheduler and, unless --disable-agent, a kubelet
+ * for this machine's own node; the proxy joins them when it is built),
+ * restarts one that crashes, and stops them all on SIGINT/SIGTERM (the
+ * kubelet's containers keep running, for the next kubelet to adopt).
  */
 import { parseAuthorizationModes } from '../apiserver/auth/authorizers/modes.js';
 import { mkdirSync } from 'node:fs';
@@ -12,6 +13,10 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { newHttpClient } from '../client/rest/http-client.js';
+import { restConfigFromKubeconfig } from '../client/rest/kubeconfig.js';
+import { NODES } from '../client/rest/resources.js';
+import { defaultImagesDir } from './image.js';
 import { durationFlag } from './go-duration.js';
 import { describeStorage } from '../storage/open-storage.js';
 import { DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP, portIsFree } from './network-defaults.js';
@@ -32,6 +37,8 @@ interface ServerFlags extends StorageFlags {
   schedulerArg: string[];
   auditLogPath?: string;
   auditPolicyFile?: string;
+  disableAgent: boolean;
+  kubeletArg: string[];
 }
 
 /** The API server's --authorization-mode in `k8ts server`, as upstream clusters run it: kubelets by the Node authorizer, everyone else by RBAC. */
@@ -83,6 +90,12 @@ export function serverCommand(): Command {
         .argParser((value: string, previous: string[]) => [...previous, value]),
     )
     .addOption(
+      new Option('--kubelet-arg <arg>', 'pass one more flag to the kubelet, e.g. --kubelet-arg=--node-status-update-frequency=1s (repeatable)')
+        .default([] as string[], 'none')
+        .argParser((value: string, previous: string[]) => [...previous, value]),
+    )
+    .addOption(new Option('--disable-agent', 'run no kubelet: this machine is no node of the cluster (as k3s\'s --disable-agent)').default(false))
+    .addOption(
       new Option('--scheduler-arg <arg>', 'pass one more flag to the scheduler, e.g. --scheduler-arg=--leader-elect-retry-period=1s (repeatable)')
         .default([] as string[], 'none')
         .argParser((value: string, previous: string[]) => [...previous, value]),
@@ -112,13 +125,15 @@ async function runServer(flags: ServerFlags): Promise<void> {
   }
   const serverUrl = `https://${flags.nodeIp}:${port}`;
   out(`k8ts server: data directory ${dataDir}`);
+  // The kubelet's default node name (upstream's: the host name, lower-cased); its certificate names system:node:<it>.
+  const nodeName = hostname().toLowerCase();
   const pki = await ensureClusterPki({
     dataDir,
     serverUrl,
     nodeIps: [flags.nodeIp],
     hostName: hostname(),
     serviceClusterIp: kubernetesServiceIP(flags.serviceClusterIpRange),
-    nodeName: hostname(),
+    nodeName,
   });
   out(`pki: ${pki.written.length > 0 ? `wrote ${pki.written.length} files in` : 'reusing'} ${pki.pkiDir}`);
   out(`store: ${describeStorage(storageConfigFromFlags({ ...flags, dataDir }))}`);
@@ -153,6 +168,13 @@ async function runServer(flags: ServerFlags): Promise<void> {
       pki.servingKey,
       '--client-ca-file',
       pki.caCert,
+      // The API server's identity towards kubelets (pods/log, exec, attach, port-forward), and the CA of their serving certificates.
+      '--kubelet-client-certificate',
+      pki.apiserverKubeletClient.cert,
+      '--kubelet-client-key',
+      pki.apiserverKubeletClient.key,
+      '--kubelet-certificate-authority',
+      pki.caCert,
       '--service-account-key-file',
       pki.serviceAccountKey.publicKey,
       '--service-account-signing-key-file',
@@ -184,6 +206,25 @@ async function runServer(flags: ServerFlags): Promise<void> {
     const scheduler = schedulerArgs(flags, pki.kubeconfigs.scheduler, await freePort());
     supervisor.start({ name: 'scheduler', args: scheduler.args });
     out(`scheduler: /healthz and /metrics on http://127.0.0.1:${scheduler.port} (log: ${join(dataDir, 'logs', 'scheduler.log')})`);
+    if (flags.disableAgent) {
+      out('kubelet: not started (--disable-agent): this machine runs no pods');
+    } else {
+      const kubelet = kubeletArgs(flags, {
+        dataDir,
+        nodeName,
+        kubeconfig: pki.kubeconfigs.kubelet,
+        clientCaFile: pki.caCert,
+        port: await freePort(),
+        servingCert: { cert: pki.kubeletServingCert, key: pki.kubeletServingKey },
+      });
+      mkdirSync(join(dataDir, 'manifests'), { recursive: true });
+      supervisor.start({ name: 'kubelet', args: kubelet });
+      out(`kubelet: node ${nodeName}, ${describeKubeletRuntime(flags.kubeletArg)} (log: ${join(dataDir, 'logs', 'kubelet.log')})`);
+      void labelControlPlaneNode(pki.adminKubeconfig, nodeName, () => stopping).then(
+        (labelled) => labelled && out(`kubelet: node ${nodeName} registered, labelled ${CONTROL_PLANE_LABEL}`),
+        (e: unknown) => out(`kubelet: could not label node ${nodeName} ${CONTROL_PLANE_LABEL}: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    }
     out('');
     out(`export KUBECONFIG=${pki.adminKubeconfig}`);
     out('kubectl get namespaces');
@@ -192,6 +233,86 @@ async function runServer(flags: ServerFlags): Promise<void> {
   out('stopping…');
   await supervisor.stop();
   out('stopped');
+}
+
+/** The label of the server's own node (DESIGN §5: it runs workloads, with no control-plane taint, as k3s). */
+export const CONTROL_PLANE_LABEL = 'node-role.kubernetes.io/control-plane';
+
+/**
+ * The kubelet's command line under `k8ts server`: the node's identity from the
+ * PKI, its address, its files under the data directory (kubelet/, manifests/,
+ * images/), the cluster CA for the clients of its server (the API server),
+ * and the pass-through flags (later ones win, so they can override these).
+ */
+export function kubeletArgs(
+  flags: Pick<ServerFlags, 'nodeIp' | 'kubeletArg'>,
+  where: {
+    readonly dataDir: string;
+    readonly nodeName: string;
+    readonly kubeconfig: string;
+    readonly clientCaFile: string;
+    readonly port: number;
+    /** The kubelet's serving certificate from the PKI; without it the kubelet makes a self-signed one. */
+    readonly servingCert?: { readonly cert: string; readonly key: string };
+  },
+): string[] {
+  return [
+    'kubelet',
+    '--kubeconfig',
+    where.kubeconfig,
+    '--node-name',
+    where.nodeName,
+    '--node-ip',
+    flags.nodeIp,
+    '--root-dir',
+    join(where.dataDir, 'kubelet'),
+    '--pod-manifest-path',
+    join(where.dataDir, 'manifests'),
+    '--images-dir',
+    defaultImagesDir(where.dataDir),
+    '--client-ca-file',
+    where.clientCaFile,
+    ...(where.servingCert !== undefined ? ['--tls-cert-file', where.servingCert.cert, '--tls-private-key-file', where.servingCert.key] : []),
+    '--port',
+    String(where.port),
+    ...flags.kubeletArg,
+  ];
+}
+
+/** What `k8ts server` says about the kubelet's runtime. */
+export function describeKubeletRuntime(kubeletArg: readonly string[]): string {
+  let runtime = 'process';
+  kubeletArg.forEach((arg, i) => {
+    if (arg.startsWith('--container-runtime=')) runtime = arg.slice('--container-runtime='.length);
+    else if (arg === '--container-runtime' && kubeletArg[i + 1] !== undefined) runtime = kubeletArg[i + 1]!;
+  });
+  if (runtime === 'process') return 'process runtime (no containerd socket configured): containers are host processes, see src/kubelet/runtime/process/README.md';
+  return `${runtime} runtime`;
+}
+
+/**
+ * Labels the server's own node node-role.kubernetes.io/control-plane="" with
+ * the admin identity once the kubelet has registered it: NodeRestriction
+ * forbids a kubelet that label, so (as kubeadm and k3s do) the server sets it.
+ * Resolves false when stopped first.
+ */
+export async function labelControlPlaneNode(adminKubeconfig: string, nodeName: string, cancelled: () => boolean): Promise<boolean> {
+  const client = newHttpClient(restConfigFromKubeconfig(adminKubeconfig, { userAgent: 'k8ts-server' }));
+  const nodes = client.resource(NODES);
+  try {
+    while (!cancelled()) {
+      try {
+        const node = await nodes.get(nodeName);
+        if (node.metadata.labels?.[CONTROL_PLANE_LABEL] === undefined) await nodes.patch(nodeName, 'merge', { metadata: { labels: { [CONTROL_PLANE_LABEL]: '' } } });
+        return true;
+      } catch {
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    return false;
+  } finally {
+    client.close();
+  }
 }
 
 /** Audit flags of the API server under `k8ts server`: on by default, rotated at 100 MB keeping 5 files. */
