@@ -17,6 +17,8 @@ import type { KubeletConfiguration } from '../kubelet/config/kubelet-config.js';
 import { DEFAULT_KUBELET_PARTS } from '../kubelet/default-parts.js';
 import { runKubelet, type KubeletParts } from '../kubelet/kubelet.js';
 import type { ContainerRuntime } from '../kubelet/runtime/interface.js';
+import { newCriRuntime } from '../kubelet/runtime/cri/cri-runtime.js';
+import { newSimRuntime } from '../kubelet/runtime/sim/sim-runtime.js';
 import { newProcessRuntime } from '../kubelet/runtime/process/process-runtime.js';
 import { newLogger } from '../machinery/logger.js';
 import { defaultImagesDir } from './image.js';
@@ -46,8 +48,10 @@ export function newRuntime(flags: KubeletFlags, rootDir: string): ContainerRunti
     case 'process':
       return newProcessRuntime({ stateDir: join(rootDir, 'runtime'), imagesDir: resolve(flags.imagesDir ?? defaultImagesDir('.k8ts')) });
     case 'cri':
+      return newCriRuntime({ endpoint: flags.containerRuntimeEndpoint ?? '' });
     case 'sim':
-      throw new Error(`--container-runtime ${flags.containerRuntime} is not available in this build of k8ts yet; use --container-runtime process`);
+      // Each simulated node draws its own ids (several sim kubelets may share one machine).
+      return newSimRuntime({ idSeed: flags.nodeName });
   }
 }
 

@@ -184,7 +184,10 @@ export async function runKubelet(options: RunKubeletOptions): Promise<Kubelet> {
       staticNames = names;
       log.info({ pods: state.staticPods.map((p) => `${p.metadata.namespace}/${p.metadata.name}`) }, 'static pods');
     }
-    workers?.update(state.pods);
+    // The workers remove every pod missing from the set they are given (and its containers), so they get
+    // the set only once every source has answered (upstream's sourcesReady): before that, a partial set would
+    // kill the running pods of the sources still starting.
+    if (state.seen.has('api') && (config.podManifestPath === undefined || state.seen.has('file'))) workers?.update(state.pods);
     syncMirrors(state);
   });
   const sources: PodSource[] = [];

@@ -70,7 +70,7 @@ describe('GET /metrics of k8ts server', () => {
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), 'k8ts-metrics-'));
-    server = startK8ts(['server', '--data-dir', join(root, 'data'), '--secure-port', '0']);
+    server = startK8ts(['server', '--data-dir', join(root, 'data'), '--secure-port', '0', '--disable-agent']);
     const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
     kubeconfig = line.slice('export KUBECONFIG='.length).trim();
     kubectl = newKubectl('1.33', kubeconfig);

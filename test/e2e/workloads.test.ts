@@ -151,7 +151,7 @@ describe('workloads through kubectl 1.33', { timeout: 180_000 }, () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'k8ts-workloads-'));
     for (const [name, text] of Object.entries(MANIFESTS)) await writeFile(file(name), text);
-    server = startK8ts(['server', '--data-dir', join(dir, 'data'), '--secure-port', '0']);
+    server = startK8ts(['server', '--data-dir', join(dir, 'data'), '--secure-port', '0', '--disable-agent']);
     const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
     kubectl = newKubectl('1.33', line.slice('export KUBECONFIG='.length).trim());
     // Pods are refused until the ServiceAccount controller has made `default` (ServiceAccount admission).

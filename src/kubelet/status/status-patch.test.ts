@@ -23,6 +23,15 @@ describe('podStatusPatch', () => {
     assert.equal(podStatusPatch(before, structuredClone(before), 'u'), undefined);
   });
 
+  it('is undefined when the only differences are null or empty fields the API server does not keep (lastProbeTime: null, lastState: {})', () => {
+    const asStored = structuredClone(before);
+    asStored.containerStatuses![0]!.lastState = {};
+    const desired = structuredClone(before) as unknown as { conditions: Record<string, unknown>[] };
+    for (const condition of desired.conditions) condition.lastProbeTime = null;
+    assert.equal(podStatusPatch(asStored, desired as unknown as PodStatus, 'u'), undefined);
+    assert.equal(podStatusPatch(desired as unknown as PodStatus, asStored, 'u'), undefined);
+  });
+
   it('carries the uid in metadata, changed fields, condition items by type with removed fields nulled, and replaces container statuses', () => {
     const after: PodStatus = {
       phase: 'Running',

@@ -66,9 +66,27 @@ function diffMergedList(field: string, mergeKey: string, before: Json[], after: 
   return { [`$setElementOrder/${field}`]: after.map((item) => ({ [mergeKey]: item[mergeKey] })), ...(items.length > 0 ? { [field]: items } : {}) };
 }
 
+/**
+ * A status as the API server stores it: a null or empty-object field is the
+ * same as an absent one (Go's zero values: a condition's `lastProbeTime: null`,
+ * a container's `lastState: {}`). Compared raw, such a field would differ
+ * after every write, and the status would be written again and again.
+ */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (!isPlainObject(value)) return value;
+  const out: Json = {};
+  for (const [key, field] of Object.entries(value)) {
+    const c = canonical(field);
+    if (c === null || c === undefined || (isPlainObject(c) && Object.keys(c).length === 0)) continue;
+    out[key] = c;
+  }
+  return out;
+}
+
 /** The patch body, or undefined when the statuses are equal. `uid` goes into metadata (omit it for mirror pods). */
 export function podStatusPatch(oldStatus: PodStatus | undefined, newStatus: PodStatus, uid: string | undefined): Json | undefined {
-  const status = diffMaps((oldStatus ?? {}) as Json, newStatus as Json, MERGE_KEYS);
+  const status = diffMaps(canonical(oldStatus ?? {}) as Json, canonical(newStatus) as Json, MERGE_KEYS);
   if (Object.keys(status).length === 0) return undefined;
   return { ...(uid !== undefined ? { metadata: { uid } } : {}), status };
 }

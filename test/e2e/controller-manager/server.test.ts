@@ -25,6 +25,7 @@ describe('k8ts server starts the controller manager', { timeout: 180_000 }, () =
     const dataDir = join(root, 'data');
     const server = startK8ts([
       'server',
+      '--disable-agent',
       '--data-dir',
       dataDir,
       '--secure-port',

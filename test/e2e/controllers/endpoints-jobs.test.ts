@@ -57,6 +57,7 @@ describe('controllers end to end: endpoints, EndpointSlices, service accounts, j
     root = await mkdtemp(join(tmpdir(), 'k8ts-e2e-net-'));
     server = startK8ts([
       'server',
+      '--disable-agent',
       '--data-dir',
       join(root, 'data'),
       '--secure-port',

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { startK8ts, type K8tsProcess } from '../testing/k8ts-process.js';
 import { ensureDefaultServiceAccount } from '../testing/service-accounts.js';
 import { newKubectl } from '../testing/kubectl.js';
+import { killNodeContainers } from '../kubelet/testing/agent-containers.js';
 
 export interface TestCluster {
   /** The admin kubeconfig the server wrote. */
@@ -24,17 +25,26 @@ export interface ClusterOptions {
   readonly serverArgs?: readonly string[];
   /** Make sure the `default` ServiceAccount of namespace default exists before returning (default true). */
   readonly defaultServiceAccount?: boolean;
+  /**
+   * Run the server's kubelet, so that the cluster has a node that runs pods
+   * (default false: most files test the control plane, some with Nodes of
+   * their own, and a real node beside them would take their pods).
+   */
+  readonly agent?: boolean;
 }
 
 export async function startCluster(name: string, options: ClusterOptions = {}): Promise<TestCluster> {
   const root = await mkdtemp(join(tmpdir(), `k8ts-${name}-`));
-  const server = startK8ts(['server', '--data-dir', join(root, 'data'), '--secure-port', '0', ...(options.serverArgs ?? [])]);
+  const agentArgs = options.agent === true ? [] : ['--disable-agent'];
+  const server = startK8ts(['server', '--data-dir', join(root, 'data'), '--secure-port', '0', ...agentArgs, ...(options.serverArgs ?? [])]);
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
     try {
       await server.stop();
+      // Containers outlive their kubelet (as upstream's): end the ones this cluster's node ran.
+      if (options.agent === true) await killNodeContainers(join(root, 'data', 'kubelet'));
     } finally {
       await rm(root, { recursive: true, force: true });
     }

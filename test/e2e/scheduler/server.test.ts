@@ -33,6 +33,7 @@ describe('k8ts server starts the scheduler', { timeout: 180_000 }, () => {
     const dataDir = join(root, 'data');
     const server = startK8ts([
       'server',
+      '--disable-agent',
       '--data-dir',
       dataDir,
       '--secure-port',
