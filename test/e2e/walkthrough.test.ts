@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CHECKOUT, runK8ts, startK8ts, type K8tsProcess } from './testing/k8ts-process.js';
+import { killNodeContainers } from './kubelet/testing/agent-containers.js';
 
 /** The commands of the walkthrough section, comments stripped. */
 export function walkthroughCommands(readme: string): string[] {
@@ -51,6 +52,8 @@ describe('README walkthrough', () => {
   });
   after(async () => {
     await server?.stop();
+    // The walkthrough's pods are deleted by its own commands; if it failed halfway, end what its node still runs.
+    await killNodeContainers(join(dir, 'data', 'kubelet'));
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -90,11 +93,16 @@ describe('README walkthrough', () => {
     assert.match(all, /hello/);
     assert.match(all, /configmaps: [1-5]\b/, 'greeting, and the kube-root-ca.crt of each namespace the publisher reached');
     assert.match(all, /"message":"hello"/);
-    // The controllers acted on the Deployment: a ReplicaSet, its Pending pods, Events, and a cascading delete.
+    // The kubelet registered the node and ran the pod: its log came back through the API server.
+    assert.match(all, /control-plane/);
+    assert.match(all, /hello +1\/1 +Running +0 .* 127\.244\.\d+\.\d+ /);
+    assert.match(all, /hello from k8ts/);
+    assert.match(all, /pod "hello" deleted/);
+    // The controllers acted on the Deployment: a ReplicaSet, its pods (run by the kubelet), Events, and a cascading delete.
     assert.match(all, /deployment\.apps\/web created/);
     assert.match(all, /deployment\.apps\/web condition met/);
-    assert.match(all, /replicaset\.apps\/web-[a-z0-9]+ +3 +3 +0 /);
-    assert.match(all, /pod\/web-[a-z0-9]+-[a-z0-9]{5} +0\/1 +Pending /);
+    assert.match(all, /replicaset\.apps\/web-[a-z0-9]+ +3 +3 +3 /);
+    assert.match(all, /pod\/web-[a-z0-9]+-[a-z0-9]{5} +1\/1 +Running +0 .* 127\.244\.\d+\.\d+ /);
     assert.match(all, /SuccessfulDelete +\S+ +replicaset-controller +Deleted pod: web-/);
     assert.match(all, /deployment\.apps "web" deleted/);
   });
