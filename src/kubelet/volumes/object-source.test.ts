@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CONFIG_MAPS, SECRETS, SERVICE_ACCOUNTS, SERVICES } from '../../client/rest/resources.js';
+import type { Client } from '../../client/rest/interface.js';
 import { newFakeClient } from '../../client/testing/fake-client.js';
 import type { Pod } from '../types.js';
 import { newApiObjectSource } from './object-source.js';
@@ -52,6 +53,36 @@ describe('API object source', () => {
     client.injectError('list', 'services', new Error('down'));
     await assert.rejects(source.services('ns'), /down/);
     assert.equal((await source.services('ns')).length, 1);
+  });
+
+  it('uses the last value read when the API server does not answer in time, and fails for an object never read', async () => {
+    const fake = newFakeClient();
+    fake.seed(CONFIG_MAPS, [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'ns' }, data: { a: '1' } }]);
+    fake.seed(SERVICES, [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'ns' }, spec: { clusterIP: '10.96.0.5', ports: [{ port: 80 }] } }]);
+    // An API server stopped with SIGSTOP: requests are accepted and never answered.
+    let hang = false;
+    const never = new Promise<never>(() => undefined);
+    const client: Client = {
+      resource: (ref) =>
+        new Proxy(fake.resource(ref), {
+          get(target, prop) {
+            if (hang && (prop === 'get' || prop === 'list' || prop === 'createSubresource')) return () => never;
+            const value: unknown = Reflect.get(target, prop, target);
+            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+          },
+        }),
+    };
+    let now = 1_000;
+    const source = newApiObjectSource({ client, cacheTtlMs: 2000, readTimeoutMs: 50, staleAfterMs: 20, clock: () => now });
+    assert.deepEqual((await source.configMap('ns', 'cfg'))?.data, { a: '1' });
+    assert.equal((await source.services('ns')).length, 1);
+    hang = true;
+    now += 5_000;
+    assert.deepEqual((await source.configMap('ns', 'cfg'))?.data, { a: '1' });
+    assert.equal((await source.services('ns')).length, 1);
+    await assert.rejects(source.configMap('ns', 'never-read'), /reading configmaps\/ns\/never-read from the API server timed out after 50 ms/);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u' }, spec: { containers: [] } } as Pod;
+    await assert.rejects(source.serviceAccountToken(pod, { expirationSeconds: 3600 }), /timed out after 50 ms/);
   });
 
   it('requests a token bound to the pod from its service account', async () => {
