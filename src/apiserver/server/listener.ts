@@ -11,6 +11,21 @@ import type { AddressInfo } from 'node:net';
 import type { Handler, RequestContext } from './context.js';
 import { parseRequestInfo } from './request-info.js';
 
+/** The context of a request as it arrives (an HTTP/2 or HTTP/1.1 request, or an HTTP/1.1 upgrade): the filters fill in the rest. */
+function newContext(req: RequestContext['req'], res: RequestContext['res']): RequestContext {
+  const url = new URL(req.url ?? '/', 'https://apiserver');
+  return {
+    req,
+    res,
+    path: url.pathname,
+    query: url.searchParams,
+    info: parseRequestInfo('GET', '/', url.searchParams),
+    user: undefined,
+    start: process.hrtime.bigint(),
+    warnings: [],
+  };
+}
+
 export interface ListenerOptions {
   readonly cert: string;
   readonly key: string;
@@ -40,20 +55,7 @@ export async function listen(options: ListenerOptions, handler: Handler): Promis
     // Many concurrent watches share one HTTP/2 connection (client-go multiplexes them).
     settings: { maxConcurrentStreams: 1000 },
   });
-  server.on('request', (req: Http2ServerRequest, res: Http2ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'https://apiserver');
-    const ctx: RequestContext = {
-      req,
-      res,
-      path: url.pathname,
-      query: url.searchParams,
-      info: parseRequestInfo('GET', '/', url.searchParams),
-      user: undefined,
-      start: process.hrtime.bigint(),
-      warnings: [],
-    };
-    void handler(ctx);
-  });
+  server.on('request', (req: Http2ServerRequest, res: Http2ServerResponse) => void handler(newContext(req, res)));
   // HTTP/1.1 upgrades (exec, attach, port-forward) run the same pipeline; until a handler takes the
   // socket over, `res` is a plain HTTP/1.1 response on it, and the connection ends with that response.
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -65,19 +67,7 @@ export async function listen(options: ListenerOptions, handler: Handler): Promis
       res.detachSocket(socket as import('node:net').Socket);
       socket.end();
     });
-    const url = new URL(req.url ?? '/', 'https://apiserver');
-    const ctx: RequestContext = {
-      req,
-      res,
-      path: url.pathname,
-      query: url.searchParams,
-      info: parseRequestInfo('GET', '/', url.searchParams),
-      user: undefined,
-      start: process.hrtime.bigint(),
-      warnings: [],
-      upgrade: { socket, head },
-    };
-    void handler(ctx);
+    void handler({ ...newContext(req, res), upgrade: { socket, head } });
   });
   // A broken client connection must never take the server down.
   server.on('sessionError', () => {});
