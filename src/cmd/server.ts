@@ -24,6 +24,7 @@ import { ensureClusterPki } from './pki/cluster-pki.js';
 import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
 import { ensureAuditPolicyFile } from './audit-policy-file.js';
 import { Supervisor } from './supervisor.js';
+import { parsePort } from './port-flag.js';
 
 interface ServerFlags extends StorageFlags {
   securePort: number;
@@ -106,13 +107,7 @@ export function serverCommand(): Command {
   return command.action(async (flags: ServerFlags) => runServer(flags));
 }
 
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) {
-    throw new Error(`invalid port "${value}": must be an integer from 0 to 65535`);
-  }
-  return port;
-}
+export { parsePort };
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 
