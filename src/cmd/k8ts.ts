@@ -7,6 +7,7 @@ import { apiserverCommand } from './apiserver.js';
 import { controllerManagerCommand } from './controller-manager.js';
 import { imageCommand } from './image.js';
 import { kubeletCommand } from './kubelet.js';
+import { proxyCommand } from './proxy.js';
 import { schedulerCommand } from './scheduler.js';
 import { serverCommand } from './server.js';
 import { storeCommand } from './store.js';
@@ -24,6 +25,7 @@ export function newProgram(): Command {
   program.addCommand(controllerManagerCommand());
   program.addCommand(schedulerCommand());
   program.addCommand(kubeletCommand());
+  program.addCommand(proxyCommand());
   program.addCommand(storeCommand());
   program.addCommand(imageCommand());
   return program;
