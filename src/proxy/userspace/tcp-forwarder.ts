@@ -90,16 +90,30 @@ export class TcpForwarder {
     attempt();
   }
 
+  /**
+   * Copy bytes both ways with back-pressure and half-closes (what two pipe()
+   * calls do, with fewer listeners per connection: this is the hot path).
+   */
   private join(client: Socket, upstream: Socket): void {
     this.track(upstream);
+    const oneWay = (from: Socket, to: Socket): void => {
+      from.on('data', (chunk: Buffer) => {
+        if (!to.write(chunk)) from.pause();
+      });
+      to.on('drain', () => from.resume());
+      from.on('end', () => to.end());
+    };
+    oneWay(client, upstream);
+    oneWay(upstream, client);
     upstream.on('error', () => {
       upstream.destroy();
       client.destroy();
     });
     client.on('error', () => upstream.destroy());
     client.once('close', () => upstream.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
+    upstream.once('close', () => {
+      if (!client.writableEnded) client.destroy();
+    });
     client.resume();
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { servicePortKey } from '../interface.js';
 import { endpoint, freePortOn, namedBackend, readFrom, servicePort, stateOf, udpRequest } from './testing/backends.js';
@@ -37,6 +37,29 @@ describe('userspace proxier', () => {
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await readFrom(clusterIP, port));
     assert.deepEqual(answers, ['a', 'b', 'c', 'a', 'b', 'c']);
+  });
+
+  it('passes bytes both ways and a half-close through (a request read to its end, then the reply)', async () => {
+    await fresh();
+    const upper = createServer({ allowHalfOpen: true }, (socket) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('end', () => socket.end(text.toUpperCase()));
+    });
+    await new Promise<void>((resolve) => upper.listen(0, '127.0.0.1', resolve));
+    await proxier.sync(stateOf([servicePort('web', clusterIP, port), [endpoint((upper.address() as AddressInfo).port)]]));
+    const big = 'x'.repeat(4 * 1024 * 1024);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: clusterIP, port, allowHalfOpen: true });
+      let data = '';
+      socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
+      socket.on('error', reject);
+      socket.on('end', () => resolve(data));
+      socket.end(big);
+    });
+    assert.equal(reply.length, big.length);
+    assert.equal(reply, big.toUpperCase());
+    upper.close();
   });
 
   it('tries the next endpoint when one refuses the connection', async () => {
