@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { waitFor } from '../../../src/client/testing/wait-for.js';
 import { startCluster, type TestCluster } from '../kubectl/cluster.js';
-import { runK8ts } from '../testing/k8ts-process.js';
+import { runK8ts, startK8ts } from '../testing/k8ts-process.js';
 import { newKubectl, withStdin, type Kubectl } from '../testing/kubectl.js';
 
 /** GET http://ip:port/ on a new connection: the body, trimmed; throws when the connection fails. */
@@ -179,6 +179,45 @@ describe('the userspace kube-proxy of k8ts server', { timeout: 300_000 }, () => 
   it('closes the listeners of a deleted Service', async () => {
     await kubectl.ok('delete', 'service', 'web');
     await until('the Service IP refusing connections', async () => (await attempt(clusterIP, 80)) === 'error: ECONNREFUSED');
+  });
+
+  it('serves upstream\'s sync metrics and the applied slice revisions on /metrics', async () => {
+    const line = await cluster.server.waitForLine(/^proxy: node .*\/metrics on http:\/\/127\.0\.0\.1:\d+/);
+    const port = Number(/127\.0\.0\.1:(\d+)/.exec(line)![1]);
+    const [slice] = await slicesOf('web-np');
+    await proxyApplied(slice!);
+    const metrics = await new Promise<string>((resolve, reject) => {
+      get({ host: '127.0.0.1', port, path: '/metrics', agent: false }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve(body));
+      }).on('error', reject);
+    });
+    assert.match(metrics, /^kubeproxy_sync_proxy_rules_duration_seconds_count [1-9]/m);
+    assert.match(metrics, /^kubeproxy_sync_proxy_rules_last_timestamp_seconds \d/m);
+    assert.match(metrics, new RegExp(`^k8ts_proxy_endpointslice_applied_resource_version\\{slice="default/${slice!.metadata.name}"\\} \\d+`, 'm'));
+  });
+
+  it('a second proxy on the same machine says the addresses are taken, and keeps running', async () => {
+    const second = startK8ts([
+      'proxy',
+      '--kubeconfig',
+      join(dataDir, 'pki', 'proxy.kubeconfig'),
+      '--hostname-override',
+      'second-node',
+      '--bind-address',
+      '127.0.0.1',
+      '--metrics-bind-address',
+      '127.0.0.1:0',
+    ]);
+    try {
+      const line = await second.waitForLine(/web-np.*already in use/, 60_000);
+      assert.match(line, /cannot listen on 127\.[\d.]+:80\/TCP: the address is already in use \(another proxy on this machine\? a second node on one machine runs with --disable-proxy\)/);
+      assert.equal(second.child.exitCode, null);
+    } finally {
+      assert.equal(await second.stop(), 0);
+    }
+    await until('the first proxy still serving', async () => (await attempt(await field('service web-np', '.spec.clusterIP'), 80)).startsWith('web-'));
   });
 
   it('a proxy killed with SIGKILL is restarted by the supervisor and serves the same Services', async () => {
