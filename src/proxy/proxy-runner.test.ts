@@ -97,13 +97,14 @@ describe('proxy runner', () => {
   it('does not sync before both caches have synced', async () => {
     client = newFakeClient();
     client.seed(SERVICES, [testService('web')]);
-    client.injectError('list', 'endpointslices', new Error('connection refused'), 1);
+    client.seed(ENDPOINT_SLICES, [testSlice('web-1', 'web', [readyEndpoint('127.244.0.2')])]);
+    client.injectError('list', 'endpointslices', new Error('connection refused'), 3);
     const proxier = new RecordingProxier();
-    const states: number[] = [];
-    runner = newProxyRunner({ client, proxier, nodeName: 'n1', logger: newLogger('t', { level: 'silent' }), minSyncPeriodMs: 0, onSync: () => states.push(proxier.states.length) });
+    runner = newProxyRunner({ client, proxier, nodeName: 'n1', logger: newLogger('t', { level: 'silent' }), minSyncPeriodMs: 0 });
     await runner.start();
-    await waitFor(() => states.length > 0);
-    assert.equal(proxier.states[0]!.services.size, 1);
+    await waitFor(() => proxier.states.length > 0);
+    // The first state the proxier ever saw already has the slice: no sync ran on the Services alone.
+    assert.equal(proxier.states[0]!.endpoints.get('default/web:http/TCP')!.length, 1);
   });
 
   it('folds changes within minSyncPeriod into one later sync', async () => {
