@@ -179,4 +179,31 @@ describe('userspace proxier', () => {
     assert.equal(await udpRequest(clusterIP, udpPort, 'two'), 'echo two');
     echo.close();
   });
+
+  it('moves a UDP client whose endpoint refuses (ICMP port unreachable) to the next endpoint', async () => {
+    await fresh();
+    const echo = createSocket('udp4');
+    echo.on('message', (msg, rinfo) => echo.send(`echo ${msg.toString()}`, rinfo.port, rinfo.address));
+    await new Promise<void>((resolve) => echo.bind(0, '127.0.0.1', resolve));
+    const closed = createSocket('udp4');
+    await new Promise<void>((resolve) => closed.bind(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    closed.close();
+    const udpPort = await freePortOn(clusterIP);
+    const name = { namespace: 'default', name: 'dns', port: 'dns', protocol: 'UDP' } as const;
+    await proxier.sync(stateOf([servicePort('dns', clusterIP, udpPort, { name, key: servicePortKey(name) }), [endpoint(closedPort), endpoint((echo.address() as AddressInfo).port)]]));
+    // One client socket, resending until answered: the first datagram goes to the closed port and is lost.
+    const client = createSocket('udp4');
+    const reply = await new Promise<string>((resolve) => {
+      const timer = setInterval(() => client.send('ping', udpPort, clusterIP), 50);
+      client.on('message', (msg) => {
+        clearInterval(timer);
+        resolve(msg.toString());
+      });
+      client.send('ping', udpPort, clusterIP);
+    });
+    assert.equal(reply, 'echo ping');
+    client.close();
+    echo.close();
+  });
 });
