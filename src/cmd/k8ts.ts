@@ -18,6 +18,7 @@ const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   'controller-manager': async () => (await import('./controller-manager.js')).controllerManagerCommand(),
   scheduler: async () => (await import('./scheduler.js')).schedulerCommand(),
   kubelet: async () => (await import('./kubelet.js')).kubeletCommand(),
+  proxy: async () => (await import('./proxy.js')).proxyCommand(),
   store: async () => (await import('./store.js')).storeCommand(),
   image: async () => (await import('./image.js')).imageCommand(),
 };

@@ -2,7 +2,7 @@
  * `k8ts server`: the all-in-one cluster on this machine. It makes the PKI on
  * first start, runs each component as its own process (the API server, the
  * controller manager, the scheduler and, unless --disable-agent, a kubelet
- * for this machine's own node; the proxy joins them when it is built),
+ * for this machine's own node, and its kube-proxy unless --disable-proxy),
  * restarts one that crashes, and stops them all on SIGINT/SIGTERM (the
  * kubelet's containers keep running, for the next kubelet to adopt).
  */
@@ -40,6 +40,8 @@ interface ServerFlags extends StorageFlags {
   auditPolicyFile?: string;
   disableAgent: boolean;
   kubeletArg: string[];
+  disableProxy: boolean;
+  proxyArg: string[];
 }
 
 /** The API server's --authorization-mode in `k8ts server`, as upstream clusters run it: kubelets by the Node authorizer, everyone else by RBAC. */
@@ -95,7 +97,13 @@ export function serverCommand(): Command {
         .default([] as string[], 'none')
         .argParser((value: string, previous: string[]) => [...previous, value]),
     )
-    .addOption(new Option('--disable-agent', 'run no kubelet: this machine is no node of the cluster (as k3s\'s --disable-agent)').default(false))
+    .addOption(new Option('--disable-agent', 'run no kubelet and no proxy: this machine is no node of the cluster (as k3s\'s --disable-agent)').default(false))
+    .addOption(new Option('--disable-proxy', 'run no kube-proxy (a second node on this machine: only one userspace proxy can own the Service addresses)').default(false))
+    .addOption(
+      new Option('--proxy-arg <arg>', 'pass one more flag to the kube-proxy, e.g. --proxy-arg=--min-sync-period=0s (repeatable)')
+        .default([] as string[], 'none')
+        .argParser((value: string, previous: string[]) => [...previous, value]),
+    )
     .addOption(
       new Option('--scheduler-arg <arg>', 'pass one more flag to the scheduler, e.g. --scheduler-arg=--leader-elect-retry-period=1s (repeatable)')
         .default([] as string[], 'none')
@@ -219,6 +227,12 @@ async function runServer(flags: ServerFlags): Promise<void> {
         (labelled) => labelled && out(`kubelet: node ${nodeName} registered, labelled ${CONTROL_PLANE_LABEL}`),
         (e: unknown) => out(`kubelet: could not label node ${nodeName} ${CONTROL_PLANE_LABEL}: ${e instanceof Error ? e.message : String(e)}`),
       );
+      if (flags.disableProxy) out('proxy: not started (--disable-proxy)');
+      else {
+        const metricsPort = await freePort();
+        supervisor.start({ name: 'proxy', args: proxyArgs(flags, { kubeconfig: pki.kubeconfigs.proxy, nodeName, metricsPort }) });
+        out(`proxy: node ${nodeName}, userspace on ${flags.nodeIp}; /metrics on http://127.0.0.1:${metricsPort} (log: ${join(dataDir, 'logs', 'proxy.log')})`);
+      }
     }
     out('');
     out(`export KUBECONFIG=${pki.adminKubeconfig}`);
@@ -272,6 +286,11 @@ export function kubeletArgs(
     String(where.port),
     ...flags.kubeletArg,
   ];
+}
+
+/** The kube-proxy's command line under `k8ts server`: its identity (system:kube-proxy), the node's name and IP, and the pass-through flags. */
+export function proxyArgs(flags: Pick<ServerFlags, 'nodeIp' | 'proxyArg'>, where: { readonly kubeconfig: string; readonly nodeName: string; readonly metricsPort: number }): string[] {
+  return ['proxy', '--kubeconfig', where.kubeconfig, '--hostname-override', where.nodeName, '--bind-address', flags.nodeIp, '--metrics-bind-address', `127.0.0.1:${where.metricsPort}`, ...flags.proxyArg];
 }
 
 /** What `k8ts server` says about the kubelet's runtime. */
