@@ -13,7 +13,7 @@ describe('restoreText', () => {
     { 'KUBE-FORWARD': ['-A KUBE-FORWARD -j ACCEPT'] },
   );
 
-  it('writes every chain, filter first, declarations before rules, one COMMIT per table', () => {
+  it('writes every chain, filter first, declarations (in name order) before rules, one COMMIT per table', () => {
     assert.equal(
       restoreText(base),
       [
@@ -22,9 +22,9 @@ describe('restoreText', () => {
         '-A KUBE-FORWARD -j ACCEPT',
         'COMMIT',
         '*nat',
+        ':KUBE-SEP-A - [0:0]',
         ':KUBE-SERVICES - [0:0]',
         ':KUBE-SVC-A - [0:0]',
-        ':KUBE-SEP-A - [0:0]',
         '-A KUBE-SERVICES -j KUBE-SVC-A',
         '-A KUBE-SVC-A -j KUBE-SEP-A',
         '-A KUBE-SEP-A -j DNAT --to-destination 10.0.0.1:80',
@@ -47,9 +47,9 @@ describe('restoreText', () => {
       restoreText(next, { previous: base }),
       [
         '*nat',
-        ':KUBE-SVC-A - [0:0]',
-        ':KUBE-SEP-B - [0:0]',
         ':KUBE-SEP-A - [0:0]',
+        ':KUBE-SEP-B - [0:0]',
+        ':KUBE-SVC-A - [0:0]',
         '-A KUBE-SVC-A -j KUBE-SEP-B',
         '-A KUBE-SEP-B -j DNAT --to-destination 10.0.0.2:80',
         '-X KUBE-SEP-A',

@@ -273,21 +273,27 @@ function writeServicePort(svc: ServicePort, clusterIP: string, all: readonly End
   }
 
   const sessionAffinity = svc.sessionAffinityTimeoutSeconds;
+  const targets = new Map<Endpoint, EndpointChain>();
   const chainOf = (e: Endpoint): EndpointChain => {
-    const endpoint = endpointString(e.ip, e.port);
-    return { endpoint, chain: endpointChainName(svc.name, endpoint) };
+    let t = targets.get(e);
+    if (t === undefined) {
+      const endpoint = endpointString(e.ip, e.port);
+      t = { endpoint, chain: endpointChainName(svc.name, endpoint) };
+      targets.set(e, t);
+    }
+    return t;
   };
   const writeDispatch = (chain: string, endpoints: readonly Endpoint[]): void => {
-    const targets = [...endpoints].sort(byEndpoint).map(chainOf);
+    const sorted = [...endpoints].sort(byEndpoint).map(chainOf);
     nat.declare(chain);
     const comment = (t: EndpointChain): string => (ctx.largeCluster ? '' : `-m comment --comment ${quoted(`${name} -> ${t.endpoint}`)} `);
     if (sessionAffinity !== undefined) {
-      for (const t of targets) {
+      for (const t of sorted) {
         nat.add(chain, `${comment(t)}-m recent --name ${t.chain} --rcheck --seconds ${sessionAffinity} --reap -j ${t.chain}`);
       }
     }
-    targets.forEach((t, i) => {
-      const random = i < targets.length - 1 ? `-m statistic --mode random --probability ${probability(targets.length - i)} ` : '';
+    sorted.forEach((t, i) => {
+      const random = i < sorted.length - 1 ? `-m statistic --mode random --probability ${probability(sorted.length - i)} ` : '';
       nat.add(chain, `${comment(t)}${random}-j ${t.chain}`);
     });
   };
@@ -295,7 +301,7 @@ function writeServicePort(svc: ServicePort, clusterIP: string, all: readonly End
   if (usesLocalChain) writeDispatch(chains.local, local);
 
   // One chain per reachable endpoint.
-  const reachable = [...new Set([...(usesClusterChain ? cluster : []), ...(usesLocalChain ? local : [])])].sort(byEndpoint);
+  const reachable = usesLocalChain ? [...new Set([...(usesClusterChain ? cluster : []), ...local])].sort(byEndpoint) : [...cluster].sort(byEndpoint);
   const sepComment = ctx.largeCluster ? '' : `-m comment --comment ${name} `;
   for (const e of reachable) {
     const t = chainOf(e);
