@@ -133,6 +133,22 @@ describe('iptables proxier in network namespaces', skip !== undefined ? { skip }
     assert.ok((await connectUntilAll(fromNode, CLUSTER_IP, 80, ['pod-2'])).includes('pod-2'));
   });
 
+  it('externalTrafficPolicy Local: the node port reaches only this node\'s pod and keeps the client\'s address', async () => {
+    // Only pod-0 counts as on this node; pods 1 and 2 play endpoints on other nodes.
+    const local = endpoints((i) => ({ isLocal: i === 0, nodeName: i === 0 ? 'node' : 'other' }));
+    await proxier.sync(state([[service('web', { externalTrafficPolicyLocal: true }), local]]));
+    for (let i = 0; i < 15; i++) {
+      const r = await fromClient.connect(net.client.gateway, NODE_PORT);
+      assert.equal(r.answer, `pod-0 ${net.client.ip}`);
+    }
+    // The cluster IP still reaches every endpoint.
+    assert.deepEqual(
+      [...new Set(await connectUntilAll(fromNode, CLUSTER_IP, 80, ['pod-0', 'pod-1', 'pod-2']))].sort(),
+      ['pod-0', 'pod-1', 'pod-2'],
+    );
+    await proxier.sync(state([[service('web'), endpoints()]]));
+  });
+
   it('an unchanged state writes nothing', async () => {
     const result = await proxier.sync(state([[service('web'), endpoints()]]));
     assert.equal(result.applied, false);

@@ -4,9 +4,9 @@
  * in destroy(), so no rule and no packet ever touches the machine's own
  * namespace.
  *
- *   client netns  eth0 10.244.200.2 ─┐
- *                                    │ veth
- *   node netns    vethc 10.244.200.1 ┘   vethI 10.244.(I+1).1 ─── eth0 10.244.(I+1).2  pod I netns
+ *   client netns  eth0 10.250.0.2 ─┐
+ *                                  │ veth
+ *   node netns    vethc 10.250.0.1 ┘   vethI 10.244.(I+1).1 ─── eth0 10.244.(I+1).2  pod I netns
  *                 default route via the client (so that service IPs, 10.96.0.0/12, are routable before DNAT)
  *
  * Pods route everything through the node (default gateway), the node
@@ -79,9 +79,9 @@ export async function createPodNetwork(options: { readonly pods: number }): Prom
     namespaces.push(name);
     await ip('-n', name, 'link', 'set', 'lo', 'up');
   };
-  const link = async (nodeDevice: string, peer: string, subnet: number): Promise<PodNamespace> => {
-    const gateway = `10.244.${subnet}.1`;
-    const address = `10.244.${subnet}.2`;
+  const link = async (nodeDevice: string, peer: string, subnet: string): Promise<PodNamespace> => {
+    const gateway = `${subnet}.1`;
+    const address = `${subnet}.2`;
     await ip('-n', node, 'link', 'add', nodeDevice, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', peer);
     await ip('-n', node, 'addr', 'add', `${gateway}/24`, 'dev', nodeDevice);
     await ip('-n', node, 'link', 'set', nodeDevice, 'up');
@@ -122,11 +122,12 @@ export async function createPodNetwork(options: { readonly pods: number }): Prom
     for (let i = 0; i < options.pods; i++) {
       const netns = `k8ts-${id}-pod${i}`;
       await addNetns(netns);
-      pods.push({ ...(await link(`veth${i}`, netns, i + 1)), name: `pod-${i}` });
+      pods.push({ ...(await link(`veth${i}`, netns, `10.244.${i + 1}`)), name: `pod-${i}` });
     }
     const clientNetns = `k8ts-${id}-client`;
     await addNetns(clientNetns);
-    const client = { ...(await link('vethc', clientNetns, 200)), name: 'client' };
+    // Outside the cluster CIDR, as a client on another network is.
+    const client = { ...(await link('vethc', clientNetns, '10.250.0')), name: 'client' };
     // The node's default route leads out through the client, as a real node's does: without a route,
     // connect() to a service IP fails before netfilter's OUTPUT hook can rewrite it.
     await ip('-n', node, 'route', 'add', 'default', 'via', client.ip);
