@@ -112,6 +112,22 @@ describe('newIptablesProxier', () => {
     assert.equal(next.applied, true);
   });
 
+  it('makes a sync full again once fullSyncIntervalMs has passed since the last full one', async () => {
+    let clock = 1_000_000;
+    const fake = fakeRunner();
+    const proxier = newIptablesProxier({ runner: fake.runner, fullSyncIntervalMs: 60_000, now: () => clock });
+    assert.equal((await proxier.sync(proxyState([[web, three]]))).fullSync, true);
+    clock += 59_999;
+    const partial = await proxier.sync(proxyState([[web, three]]));
+    assert.equal(partial.fullSync, false);
+    assert.equal(partial.applied, false);
+    clock += 1;
+    const full = await proxier.sync(proxyState([[web, three]]));
+    assert.equal(full.fullSync, true);
+    assert.equal(full.applied, true);
+    assert.equal(fake.calls.filter((c) => c.file === 'iptables-save').length, 2);
+  });
+
   it('rejects when iptables-save fails, without restoring anything', async () => {
     const fake = fakeRunner({ save: () => ({ code: 1, stdout: '', stderr: 'iptables-save: permission denied (you must be root)\n' }) });
     await assert.rejects(newIptablesProxier({ runner: fake.runner }).sync(proxyState([])), /iptables-save failed with exit code 1: iptables-save: permission denied/);

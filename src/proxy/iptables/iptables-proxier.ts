@@ -8,8 +8,9 @@
  * chain of ours, deletes per-Service chains that no longer belong to any
  * Service (a restarted proxy cleans up after its predecessor) and inserts the
  * jump rules from the built-in chains that are missing. Later syncs write only
- * the chains that changed, and nothing when nothing did. A failed restore
- * rejects with iptables' own message and makes the next sync a full one.
+ * the chains that changed, and nothing when nothing did; once an hour
+ * (fullSyncIntervalMs) a sync is full again. A failed restore rejects with
+ * iptables' own message and makes the next sync a full one.
  */
 import type { Proxier, ProxyState, SyncResult } from '../interface.js';
 import { isServiceChainName } from './chain-names.js';
@@ -30,6 +31,14 @@ export interface IptablesProxierOptions extends RuleSetOptions {
   readonly lockWaitSeconds?: number;
   /** Runs the commands (tests inject failures); default: execFile-style spawn, no shell. */
   readonly runner?: CommandRunner;
+  /**
+   * A sync this long after the last full one is full again (re-reads the
+   * tables, rewrites every chain, restores jump rules someone deleted), as
+   * upstream's FullSyncPeriod. Default one hour.
+   */
+  readonly fullSyncIntervalMs?: number;
+  /** Clock for fullSyncIntervalMs (tests). Default Date.now. */
+  readonly now?: () => number;
 }
 
 export interface IptablesSyncResult extends SyncResult {
@@ -76,7 +85,10 @@ export function newIptablesProxier(options: IptablesProxierOptions = {}): Iptabl
   const restoreCommand = options.restoreCommand ?? 'iptables-restore';
   const saveCommand = options.saveCommand ?? 'iptables-save';
   const wait = `--wait=${options.lockWaitSeconds ?? 5}`;
+  const fullSyncIntervalMs = options.fullSyncIntervalMs ?? 60 * 60 * 1000;
+  const now = options.now ?? Date.now;
   let applied: RuleSet | undefined;
+  let lastFullSync = 0;
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -94,6 +106,7 @@ export function newIptablesProxier(options: IptablesProxierOptions = {}): Iptabl
   const doSync = async (state: ProxyState): Promise<IptablesSyncResult> => {
     const start = performance.now();
     const ruleSet = generateRuleSet(state, options);
+    if (now() - lastFullSync >= fullSyncIntervalMs) applied = undefined;
     const fullSync = applied === undefined;
     let iptablesMs = 0;
     let input: string;
@@ -129,6 +142,7 @@ export function newIptablesProxier(options: IptablesProxierOptions = {}): Iptabl
       iptablesMs += performance.now() - t;
     }
     applied = ruleSet;
+    if (fullSync) lastFullSync = now();
     return {
       servicePorts: ruleSet.servicePorts,
       endpoints: ruleSet.endpoints,
