@@ -27,7 +27,7 @@ describe('k8ts proxy (the command)', { timeout: 60_000 }, () => {
         'current-context: x',
       ].join('\n'),
     );
-    flags = { kubeconfig, proxyMode: 'userspace', bindAddress: '127.0.0.1', metricsBindAddress: '127.0.0.1:0', nodeportAddresses: [], udpTimeout: 250, hostnameOverride: 'n1' };
+    flags = { kubeconfig, proxyMode: 'userspace', bindAddress: '127.0.0.1', metricsBindAddress: '127.0.0.1:0', nodeportAddresses: [], udpTimeout: 250, hostnameOverride: 'n1', masqueradeAll: false, iptablesMasqueradeBit: 14 };
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -41,6 +41,8 @@ describe('k8ts proxy (the command)', { timeout: 60_000 }, () => {
     assert.equal(parsed.minSyncPeriod, 0);
     assert.equal(parsed.iptablesSyncPeriod, 2000);
     assert.equal(parsed.udpTimeout, 250);
+    assert.equal(parsed.masqueradeAll, false);
+    assert.equal(parsed.iptablesMasqueradeBit, 14);
   });
 
   it('refuses a bad mode, a bad address and a bad duration', () => {
@@ -48,6 +50,7 @@ describe('k8ts proxy (the command)', { timeout: 60_000 }, () => {
     assert.throws(() => parse('--proxy-mode', 'kernelspace'), /invalid --proxy-mode "kernelspace": use one of userspace, iptables, nftables, ipvs/);
     assert.throws(() => parse('--metrics-bind-address', 'localhost'), /invalid --metrics-bind-address "localhost"/);
     assert.throws(() => parse('--min-sync-period', 'soon'), /invalid duration "soon"/);
+    assert.throws(() => parse('--iptables-masquerade-bit', '32'), /invalid --iptables-masquerade-bit "32": must be an integer from 0 to 31/);
   });
 
   it('reads host:port as upstream writes it', () => {
@@ -59,7 +62,8 @@ describe('k8ts proxy (the command)', { timeout: 60_000 }, () => {
 
   it('says which modes this build has', () => {
     assert.equal(newProxier(flags, '127.0.0.1').mode, 'userspace');
-    assert.throws(() => newProxier({ ...flags, proxyMode: 'ipvs' }, '127.0.0.1'), /--proxy-mode ipvs is not available in this build yet: use --proxy-mode userspace/);
+    assert.equal(newProxier({ ...flags, proxyMode: 'iptables', clusterCidr: '10.244.0.0/16' }, '127.0.0.1').mode, 'iptables');
+    assert.throws(() => newProxier({ ...flags, proxyMode: 'ipvs' }, '127.0.0.1'), /--proxy-mode ipvs is not available in this build: use --proxy-mode userspace or iptables \(this kernel has no ip_vs/);
   });
 
   it('exits 1 without a kubeconfig, with a mode not built, or with a taken metrics address', async () => {

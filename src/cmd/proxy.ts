@@ -21,6 +21,7 @@ import type { Proxier, ProxyMode } from '../proxy/interface.js';
 import { nodePortAddresses } from '../proxy/node-port-addresses.js';
 import { DEFAULT_MIN_SYNC_PERIOD_MS, DEFAULT_SYNC_PERIOD_MS, newProxyRunner } from '../proxy/proxy-runner.js';
 import { newUserspaceProxier } from '../proxy/userspace/userspace-proxier.js';
+import { newIptablesProxier } from '../proxy/iptables/iptables-proxier.js';
 import { serveHealthAndMetrics } from './health-metrics-server.js';
 import { durationFlag } from './go-duration.js';
 
@@ -36,6 +37,9 @@ export interface ProxyFlags {
   iptablesMinSyncPeriod?: number;
   iptablesSyncPeriod?: number;
   udpTimeout: number;
+  clusterCidr?: string;
+  masqueradeAll: boolean;
+  iptablesMasqueradeBit: number;
 }
 
 const MODES: readonly ProxyMode[] = ['userspace', 'iptables', 'nftables', 'ipvs'];
@@ -58,7 +62,7 @@ export function addProxyFlags(command: Command): Command {
     .addOption(new Option('--kubeconfig <path>', 'kubeconfig with the proxy\'s identity and the API server\'s address'))
     .addOption(new Option('--hostname-override <name>', 'this node\'s name (default: the host name, lower-cased): endpoints on it are local'))
     .addOption(
-      new Option('--proxy-mode <mode>', 'which proxy mode to use: userspace (forwarders in this process; needs no root)')
+      new Option('--proxy-mode <mode>', 'which proxy mode to use: userspace (forwarders in this process; needs no root) or iptables (netfilter rules; needs root)')
         .default('userspace')
         .argParser((value: string) => {
           if (!MODES.includes(value as ProxyMode)) throw new Error(`invalid --proxy-mode "${value}": use one of ${MODES.join(', ')}`);
@@ -83,6 +87,17 @@ export function addProxyFlags(command: Command): Command {
     .addOption(new Option('--sync-period <duration>', 'the longest time between two syncs of the proxy rules (default 30s)').argParser(durationFlag))
     .addOption(new Option('--iptables-min-sync-period <duration>', 'the same as --min-sync-period (upstream\'s older name)').argParser(durationFlag))
     .addOption(new Option('--iptables-sync-period <duration>', 'the same as --sync-period (upstream\'s older name)').argParser(durationFlag))
+    .addOption(new Option('--cluster-cidr <cidr>', 'the pods\' range (iptables mode: traffic to a cluster IP from outside it is masqueraded)'))
+    .addOption(new Option('--masquerade-all', 'iptables mode: masquerade all traffic to cluster IPs').default(false))
+    .addOption(
+      new Option('--iptables-masquerade-bit <bit>', 'iptables mode: the fwmark bit that marks packets to masquerade (0-31)')
+        .default(14)
+        .argParser((value: string) => {
+          const bit = Number(value);
+          if (!/^\d+$/.test(value) || bit > 31) throw new Error(`invalid --iptables-masquerade-bit "${value}": must be an integer from 0 to 31`);
+          return bit;
+        }),
+    )
     .addOption(new Option('--udp-timeout <duration>', 'how long an idle UDP session lasts (userspace mode)').default(250, '250ms').argParser(durationFlag));
 }
 
@@ -117,8 +132,16 @@ export function newProxier(flags: ProxyFlags, nodeIP: string): Proxier {
   switch (flags.proxyMode) {
     case 'userspace':
       return newUserspaceProxier({ nodePortAddresses: nodePortAddresses(flags.nodeportAddresses, [nodeIP]), udpIdleTimeoutMs: flags.udpTimeout });
+    case 'iptables':
+      return newIptablesProxier({
+        ...(flags.clusterCidr !== undefined ? { clusterCIDR: flags.clusterCidr } : {}),
+        masqueradeAll: flags.masqueradeAll,
+        masqueradeBit: flags.iptablesMasqueradeBit,
+        // Without the flag: every local address but 127.0.0.0/8, as upstream (localhost node ports need route_localnet).
+        ...(flags.nodeportAddresses.length > 0 ? { nodePortAddresses: nodePortAddresses(flags.nodeportAddresses, [nodeIP]) } : {}),
+      });
     default:
-      throw new Error(`--proxy-mode ${flags.proxyMode} is not available in this build yet: use --proxy-mode userspace`);
+      throw new Error(`--proxy-mode ${flags.proxyMode} is not available in this build: use --proxy-mode userspace or iptables (this kernel has no ip_vs; nftables mode is not built)`);
   }
 }
 
