@@ -28,9 +28,15 @@ export interface IptablesSyncBenchOptions {
   readonly changes?: number;
 }
 
+/**
+ * rules_sync_ms_1000_services is issue 9's figure, "the time to apply a
+ * change" with 1,000 Services and 10,000 endpoints: the median sync after one
+ * endpoint changed. _full is a proxier's first sync of the whole set; _restart
+ * a new proxier taking over rules already in place.
+ */
 export interface IptablesSyncBenchResult {
   readonly rules_sync_ms_1000_services: number;
-  readonly rules_sync_ms_1000_services_one_change: number;
+  readonly rules_sync_ms_1000_services_full: number;
   readonly rules_sync_ms_1000_services_restart: number;
   readonly rules_sync_nat_rules_1000_services: number;
 }
@@ -94,8 +100,8 @@ export async function benchIptablesSync(options: IptablesSyncBenchOptions = {}):
     const { stdout } = await exec('nsenter', [`--net=/run/netns/${netns}`, '--', 'iptables-save', '-t', 'nat'], { maxBuffer: 256 * 2 ** 20 });
     const natRules = stdout.split('\n').filter((l) => l.startsWith('-A ')).length;
     return {
-      rules_sync_ms_1000_services: full.totalMs,
-      rules_sync_ms_1000_services_one_change: percentile(changeTimes, 50),
+      rules_sync_ms_1000_services: percentile(changeTimes, 50),
+      rules_sync_ms_1000_services_full: full.totalMs,
       rules_sync_ms_1000_services_restart: restart.totalMs,
       rules_sync_nat_rules_1000_services: natRules,
     };
