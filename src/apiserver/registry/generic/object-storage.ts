@@ -57,6 +57,15 @@ export interface ObjectWatchOptions {
   readonly bookmarks?: boolean;
 }
 
+export interface CreateOptions {
+  /**
+   * The caller changes neither the object it passed nor the one it gets back
+   * (they are one object) once the write is done: the watch cache may hold that
+   * object instead of decoding the stored bytes again (recent-writes.ts).
+   */
+  readonly unchangedAfterWrite?: boolean;
+}
+
 export interface UpdateOptions {
   /** When the key is missing, call tryUpdate with undefined and create the result (PUT that creates). */
   readonly allowCreate?: boolean;
@@ -68,8 +77,13 @@ export type TryUpdate = (current: KubeObject | undefined) => KubeObject | Promis
 export class ObjectStorage implements ObjectStore {
   constructor(readonly storage: Storage) {}
 
-  async create(key: string, object: KubeObject): Promise<KubeObject> {
-    const kv = await this.storage.create(key, encode(object));
+  async create(key: string, object: KubeObject, _options?: CreateOptions): Promise<KubeObject> {
+    return this.createEncoded(key, object, encode(object));
+  }
+
+  /** Create with the stored form already encoded (`bytes` is encode(object)). */
+  async createEncoded(key: string, object: KubeObject, bytes: Uint8Array): Promise<KubeObject> {
+    const kv = await this.storage.create(key, bytes);
     return withResourceVersion(object, kv.modRevision);
   }
 
