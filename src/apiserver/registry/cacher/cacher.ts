@@ -38,7 +38,7 @@
 import { Reflector } from '../../../client/cache/reflector.js';
 import type { KubeObject } from '../../../machinery/meta.js';
 import {
-  encode,
+  encodeForCreate,
   type CreateOptions,
   type ObjectEvent,
   type ObjectListOptions,
@@ -140,11 +140,11 @@ export class Cacher implements ObjectStore {
   async create(key: string, object: KubeObject, options?: CreateOptions): Promise<KubeObject> {
     const meta = object.metadata;
     // Shared only when the decoded bytes would give the same object: encode drops resourceVersion and selfLink.
-    if (options?.unchangedAfterWrite !== true || !this.started || 'resourceVersion' in meta || 'selfLink' in meta) return this.backing.create(key, object);
-    const bytes = encode(object);
-    this.recentWrites.remember(key, bytes, object);
+    if (options?.unchangedAfterWrite !== true || !this.started || 'resourceVersion' in meta || 'selfLink' in meta) return this.backing.create(key, object, options);
+    const encoded = encodeForCreate(object);
+    this.recentWrites.remember(key, encoded.bytes, object);
     try {
-      return await this.backing.createEncoded(key, object, bytes);
+      return await this.backing.createEncoded(key, object, encoded);
     } catch (e: unknown) {
       this.recentWrites.forget(key, object);
       throw e;
