@@ -17,6 +17,10 @@
  *
  * Alone: node dist/bench/api/pipeline-bench.js [SECONDS]; with
  * PIPELINE_PROFILE_DIR set, each server writes its .cpuprofile (full, bare) there.
+ * With PIPELINE_BASELINE_CHECKOUT set to another built checkout (an earlier
+ * commit), a third server runs that checkout's full pipeline in the same
+ * windows: the printed `full ÷ baseline` figures compare two versions on one
+ * machine load (they are not written to the results).
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,10 +64,11 @@ interface Server {
   readonly dir: string;
 }
 
-async function startServer(label: string, args: readonly string[], nodeFlags: readonly string[]): Promise<Server> {
+async function startServer(label: string, args: readonly string[], nodeFlags: readonly string[], checkout?: string): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), `bench-pipeline-${label}-`));
   const fullArgs = ['apiserver', '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1', ...args];
-  const proc = nodeFlags.length === 0 ? startK8ts(fullArgs) : startWithNodeFlags(nodeFlags, fullArgs);
+  const proc =
+    checkout !== undefined ? startWithNodeFlags(nodeFlags, fullArgs, join(checkout, 'bin', 'k8ts.js'), checkout) : nodeFlags.length === 0 ? startK8ts(fullArgs) : startWithNodeFlags(nodeFlags, fullArgs);
   try {
     const line = await proc.waitForLine(/^apiserver: serving on /, 120_000);
     return { proc, url: line.replace(/^apiserver: serving on /, '').trim(), dir };
@@ -75,8 +80,8 @@ async function startServer(label: string, args: readonly string[], nodeFlags: re
 }
 
 /** `node FLAGS bin/k8ts.js ARGS` (--cpu-prof is not allowed in NODE_OPTIONS), with startK8ts's waitForLine and stop. */
-function startWithNodeFlags(nodeFlags: readonly string[], args: readonly string[]): K8tsProcess {
-  const child = spawn(process.execPath, [...nodeFlags, K8TS_BIN, ...args], { cwd: CHECKOUT, stdio: ['ignore', 'pipe', 'pipe'] });
+function startWithNodeFlags(nodeFlags: readonly string[], args: readonly string[], bin = K8TS_BIN, cwd = CHECKOUT): K8tsProcess {
+  const child = spawn(process.execPath, [...nodeFlags, bin, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   const onData = (chunk: Buffer): void => void (text += chunk.toString('utf8'));
   child.stdout.on('data', onData);
@@ -204,17 +209,44 @@ export interface PipelineBenchOptions {
   readonly rounds?: number;
   /** Write each server's CPU profile (full.cpuprofile, bare.cpuprofile) into this directory. */
   readonly profileDir?: string;
+  /** Another built checkout whose full pipeline runs beside, in the same windows (see the file's comment). */
+  readonly baselineCheckout?: string;
 }
+
+/** The full pipeline of this checkout against a baseline checkout's, same run. */
+export interface BaselineFigures {
+  readonly baseline_full_creates_per_s_64: number;
+  readonly baseline_full_cpu_us_per_create: number;
+  readonly full_over_baseline_creates: number;
+  readonly baseline_over_full_cpu: number;
+}
+
+let lastBaseline: BaselineFigures | undefined;
+/** The baseline comparison of the last measurePipeline with a baselineCheckout. */
+export const baselineFigures = (): BaselineFigures | undefined => lastBaseline;
 
 export async function measurePipeline(options: PipelineBenchOptions): Promise<PipelineFigures> {
   const implemented = selectAdmissionPlugins({ enable: ['NodeRestriction'] });
   const profile = (label: string): string[] => (options.profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`, `--cpu-prof-name=${label}.cpuprofile`]);
   const full = await startServer('full', ['--authorization-mode', 'Node,RBAC', '--enable-admission-plugins', 'NodeRestriction'], profile('full'));
   let bare: Server | undefined;
+  let baseline: Server | undefined;
   try {
     bare = await startServer('bare', ['--authorization-mode', 'AlwaysAllow', '--disable-admission-plugins', implemented.join(',')], profile('bare'));
-    const targets = [await prepare(full, 'full'), await prepare(bare, 'bare')];
+    if (options.baselineCheckout !== undefined) {
+      baseline = await startServer('baseline', ['--authorization-mode', 'Node,RBAC', '--enable-admission-plugins', 'NodeRestriction'], [], options.baselineCheckout);
+    }
+    const targets = [await prepare(full, 'full'), await prepare(bare, 'bare'), ...(baseline !== undefined ? [await prepare(baseline, 'baseline')] : [])];
     const r = await runLoadProcess({ targets, seconds: options.seconds, rounds: options.rounds ?? 6, concurrency: 64, connections: 8 });
+    lastBaseline =
+      baseline === undefined
+        ? undefined
+        : {
+            baseline_full_creates_per_s_64: r.baseline_creates_per_s!,
+            baseline_full_cpu_us_per_create: r.baseline_cpu_us_per_create!,
+            full_over_baseline_creates: r.full_creates_per_s! / r.baseline_creates_per_s!,
+            baseline_over_full_cpu: r.baseline_cpu_us_per_create! / r.full_cpu_us_per_create!,
+          };
     return {
       pipeline_full_creates_per_s_64: r.full_creates_per_s!,
       pipeline_full_create_p50_ms_64: r.full_create_p50_ms!,
@@ -230,6 +262,7 @@ export async function measurePipeline(options: PipelineBenchOptions): Promise<Pi
   } finally {
     await stopServer(full);
     if (bare !== undefined) await stopServer(bare);
+    if (baseline !== undefined) await stopServer(baseline);
   }
 }
 
@@ -249,7 +282,14 @@ export function printPipelineTable(f: PipelineFigures): void {
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const seconds = Number(process.argv[2] ?? process.env.BENCH_SECONDS ?? 5);
   const profileDir = process.env.PIPELINE_PROFILE_DIR;
-  const figures = await measurePipeline({ seconds, ...(profileDir !== undefined && profileDir !== '' ? { profileDir } : {}) });
+  const baselineCheckout = process.env.PIPELINE_BASELINE_CHECKOUT;
+  const figures = await measurePipeline({
+    seconds,
+    ...(profileDir !== undefined && profileDir !== '' ? { profileDir } : {}),
+    ...(baselineCheckout !== undefined && baselineCheckout !== '' ? { baselineCheckout } : {}),
+  });
   printPipelineTable(figures);
+  const base = baselineFigures();
+  if (base !== undefined) console.log(`full pipeline against the baseline checkout, same run: ${JSON.stringify(Object.fromEntries(Object.entries(base).map(([k, v]) => [k, round(v, 3)])))}`);
   console.log(JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, round(v, 3)]))));
 }

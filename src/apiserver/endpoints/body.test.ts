@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { StatusError } from '../../machinery/status.js';
 import type { HttpRequest } from '../server/context.js';
-import { readBody } from './body.js';
+import { decodeJsonText, readBody } from './body.js';
 
 /** A request stand-in: a readable stream with headers. */
 function request(headers: Record<string, string> = {}): PassThrough & { headers: Record<string, string> } {
@@ -51,5 +51,21 @@ describe('readBody', () => {
     req.resume();
     await new Promise((resolve) => req.on('end', resolve));
     assert.equal((await readBody(req as unknown as HttpRequest)).length, 0);
+  });
+});
+
+describe('decodeJsonText', () => {
+  it('refuses an empty or white-space-only body (what trim removes: spaces, tabs, line ends, NBSP, BOM) with 400', () => {
+    for (const text of ['', ' ', '\n\t\r', '\u00a0\ufeff\u2028 ']) {
+      assert.throws(
+        () => decodeJsonText(text),
+        (e: unknown) => e instanceof StatusError && e.status.code === 400 && e.status.message === 'the request body is empty',
+      );
+    }
+  });
+
+  it('decodes a body with white space around it, and names the parser error of a malformed one', () => {
+    assert.deepEqual(decodeJsonText(' \n{"a":1}\n'), { a: 1 });
+    assert.throws(() => decodeJsonText(' x'), (e: unknown) => e instanceof StatusError && e.status.code === 400 && (e.status.message ?? '').startsWith('error decoding the request body as JSON: '));
   });
 });

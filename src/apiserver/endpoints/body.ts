@@ -85,13 +85,21 @@ export function decodeDocument(body: Buffer, encoding: 'json' | 'yaml'): unknown
 
 /** Decode a JSON document's text; 400 with the parser's reason when malformed. */
 export function decodeJsonText(text: string): unknown {
-  if (text.trim() === '') throw badRequest('the request body is empty');
+  if (isBlank(text)) throw badRequest('the request body is empty');
   try {
     return JSON.parse(text) as unknown;
   } catch (e: unknown) {
     throw badRequest(`error decoding the request body as JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
+
+/** Whether the text is empty or white space only (as text.trim() === '', without copying the text). */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!WHITE_SPACE.test(text[i]!)) return false;
+  return true;
+}
+
+const WHITE_SPACE = /\s/;
 
 /**
  * Decode an options body (DeleteOptions) in the encoding its Content-Type

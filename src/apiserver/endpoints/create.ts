@@ -24,6 +24,8 @@ export const handleCreate: VerbHandler = async (ctx, t) => {
   }
   await admitMutating(ctx, t, 'CREATE', object, undefined, dryRun);
   const validateAdmission = validatingHook(ctx, t, dryRun);
-  const created = await timeStage(ctx, 'etcd', () => t.store.create(t.namespace, object, { dryRun, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) }));
+  // The created object is only encoded into the response from here on: the watch cache may share it.
+  const options = { dryRun, unchangedAfterWrite: true, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) };
+  const created = await timeStage(ctx, 'etcd', () => t.store.create(t.namespace, object, options));
   writeObject(ctx, 201, created, format);
 };

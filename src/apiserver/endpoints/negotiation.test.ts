@@ -34,4 +34,23 @@ describe('negotiation', () => {
       (e: unknown) => e instanceof StatusError && e.status.message === `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF}`,
     );
   });
+
+  it('answers a repeated Accept header the same, kept apart by whether transforms are served', () => {
+    const table = 'application/json;as=Table;g=meta.k8s.io;v=v1, application/yaml';
+    for (let i = 0; i < 3; i++) {
+      assert.equal(negotiateOutput(table, { transforms: true }).shape, 'Table');
+      assert.deepEqual(negotiateOutput(table, { transforms: false }), { encoding: 'yaml', shape: 'object', contentType: 'application/yaml' });
+      assert.equal(negotiateOutput(`${PROTOBUF}, application/json`, { transforms: false }).encoding, 'protobuf');
+      assert.equal(negotiateOutput(undefined, { transforms: false }).encoding, 'json');
+      assert.throws(() => negotiateOutput('text/html', { transforms: false }), (e: unknown) => e instanceof StatusError && e.status.code === 406);
+    }
+  });
+
+  it('reads a body type given exactly or with parameters and any case', () => {
+    assert.equal(negotiateInput('application/json', { patch: false }), 'json');
+    assert.equal(negotiateInput('Application/JSON; charset=utf-8', { patch: false }), 'json');
+    assert.equal(negotiateInput('application/merge-patch+json', { patch: true }), 'merge-patch');
+    assert.throws(() => negotiateInput('application/merge-patch+json', { patch: false }), (e: unknown) => e instanceof StatusError && e.status.code === 415);
+    assert.throws(() => negotiateInput('toString', { patch: false }), (e: unknown) => e instanceof StatusError && e.status.code === 415);
+  });
 });

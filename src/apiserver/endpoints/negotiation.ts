@@ -58,6 +58,25 @@ function encodingOf(subtype: string): OutputFormat['encoding'] {
  * serializer.MediaType (listGVKInContentType false).
  */
 export function negotiateOutput(accept: string | undefined, options: { transforms: boolean }): OutputFormat {
+  if (accept === undefined) return JSON_OUTPUT;
+  // Clients send a handful of Accept headers over and over: the plain answers are kept per header.
+  const known = (options.transforms ? plainWithTransforms : plainWithoutTransforms).get(accept);
+  if (known !== undefined) return known;
+  const format = negotiate(accept, options);
+  if (format === JSON_OUTPUT || format === YAML_OUTPUT || format === PROTOBUF_OUTPUT) {
+    const memo = options.transforms ? plainWithTransforms : plainWithoutTransforms;
+    if (memo.size >= MAX_MEMOISED_ACCEPT) memo.clear();
+    memo.set(accept, format);
+  }
+  return format;
+}
+
+/** Accept headers whose answer is one of the constant formats, by whether transforms are served. */
+const plainWithTransforms = new Map<string, OutputFormat>();
+const plainWithoutTransforms = new Map<string, OutputFormat>();
+const MAX_MEMOISED_ACCEPT = 256;
+
+function negotiate(accept: string, options: { transforms: boolean }): OutputFormat {
   const ranges = parseMediaRanges(accept);
   if (ranges.length === 0) return JSON_OUTPUT;
   for (const r of ranges) {
@@ -96,6 +115,8 @@ export const PATCH_TYPES: Readonly<Record<string, BodyType>> = {
 /** How to read a request body; 415 for anything we do not read. */
 export function negotiateInput(contentType: string | undefined, options: { patch: boolean }): BodyType {
   const table = options.patch ? PATCH_TYPES : CREATE_TYPES;
+  // The usual header is exactly a media type of the table (`application/json`).
+  if (contentType !== undefined && Object.hasOwn(table, contentType)) return table[contentType]!;
   const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (mime === '' && !options.patch) return 'json';
   const type = table[mime];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeJsonBytes, objectJsonBytes, watchEventJsonBytes } from './json-memo.js';
+import { encodeJsonBytes, objectJsonBytes, rememberJsonBytes, watchEventJsonBytes } from './json-memo.js';
 
 describe('json-memo', () => {
   it('encodes exactly the bytes of JSON.stringify, lists included', () => {
@@ -34,5 +34,15 @@ describe('json-memo', () => {
     assert.equal(watchEventJsonBytes('ADDED', object).toString(), `${JSON.stringify({ type: 'ADDED', object })}\n`);
     const status = { kind: 'Status', code: 410 };
     assert.equal(watchEventJsonBytes('ERROR', status).toString(), `${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+  });
+
+  it('answers an object with the bytes remembered for it (a create derives them from the stored JSON), in lists and watch events too', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', resourceVersion: '5' } };
+    const bytes = Buffer.from(JSON.stringify(pod), 'utf8');
+    rememberJsonBytes(pod, bytes);
+    assert.equal(encodeJsonBytes(pod), bytes);
+    assert.equal(objectJsonBytes(pod), bytes);
+    assert.equal(watchEventJsonBytes('ADDED', pod).toString('utf8'), `{"type":"ADDED","object":${JSON.stringify(pod)}}\n`);
+    assert.equal(encodeJsonBytes({ kind: 'PodList', items: [pod] }).toString('utf8'), JSON.stringify({ kind: 'PodList', items: [pod] }));
   });
 });

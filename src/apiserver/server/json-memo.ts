@@ -26,6 +26,15 @@ export function objectJsonBytes(object: object): Buffer {
   return bytes;
 }
 
+/**
+ * `bytes` are JSON.stringify(object), worked out by the caller (a create
+ * derives them from the stored JSON): a later encoding of the object takes
+ * them. The object must not change afterwards, like every object encoded here.
+ */
+export function rememberJsonBytes(object: object, bytes: Buffer): void {
+  encoded.set(object, bytes);
+}
+
 const COMMA = Buffer.from(',');
 const NULL = Buffer.from('null');
 
@@ -35,6 +44,8 @@ const NULL = Buffer.from('null');
  */
 export function encodeJsonBytes(value: unknown): Buffer {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return Buffer.from(JSON.stringify(value) ?? '', 'utf8');
+  const known = encoded.get(value);
+  if (known !== undefined) return known;
   const items = (value as { items?: unknown }).items;
   if (!Array.isArray(items)) return Buffer.from(JSON.stringify(value), 'utf8');
   const parts: Buffer[] = [];

@@ -432,3 +432,71 @@ describe('watch cache', () => {
     assert.equal((await withDeadline(next, 5000, 'end')).done, true);
   });
 });
+
+describe('watch cache: objects created through it', () => {
+  const shared = { unchangedAfterWrite: true };
+
+  it('holds the very object a create that leaves it unchanged wrote, with its resourceVersion, instead of decoding it again', async () => {
+    const { cacher } = setup();
+    await cacher.list('/registry/pods/');
+    const created = await cacher.create('/registry/pods/ns/a', pod('a', { app: 'x' }), shared);
+    await cacher.list('/registry/pods/'); // consistent: the cache has applied the create
+    const cached = await cacher.cached('/registry/pods/ns/a');
+    assert.equal(cached, created);
+    assert.equal(cached?.metadata.resourceVersion, created.metadata.resourceVersion);
+    assert.equal(cacher.recentWriteCount, 0);
+    cacher.stop();
+  });
+
+  it('decodes what other creates wrote: a create that does not promise to leave its object unchanged', async () => {
+    const { cacher } = setup();
+    await cacher.list('/registry/pods/');
+    const created = await cacher.create('/registry/pods/ns/a', pod('a'));
+    await cacher.list('/registry/pods/');
+    const cached = await cacher.cached('/registry/pods/ns/a');
+    assert.notEqual(cached, created);
+    assert.deepEqual(cached, created);
+    assert.equal(cacher.recentWriteCount, 0);
+    cacher.stop();
+  });
+
+  it('shares nothing before the cache has started, nor for an object carrying resourceVersion or selfLink', async () => {
+    const { cacher } = setup();
+    await cacher.create('/registry/pods/ns/a', pod('a'), shared);
+    assert.equal(cacher.recentWriteCount, 0, 'not started: nothing remembered');
+    await cacher.list('/registry/pods/');
+    const withRv = { ...pod('b'), metadata: { name: 'b', namespace: 'ns', resourceVersion: '1' } };
+    const created = await cacher.create('/registry/pods/ns/b', withRv, shared);
+    await cacher.list('/registry/pods/');
+    const cached = await cacher.cached('/registry/pods/ns/b');
+    assert.notEqual(cached, created);
+    assert.deepEqual(Object.keys(cached!.metadata), ['name', 'namespace', 'resourceVersion']);
+    cacher.stop();
+  });
+
+  it('forgets a create that failed: the cache keeps the object that exists', async () => {
+    const { cacher } = setup();
+    await cacher.list('/registry/pods/');
+    const first = await cacher.create('/registry/pods/ns/a', pod('a', { v: '1' }), shared);
+    await cacher.list('/registry/pods/');
+    await assert.rejects(cacher.create('/registry/pods/ns/a', pod('a', { v: '2' }), shared), (e: unknown) => isStorageError(e, 'KeyExists'));
+    assert.equal(cacher.recentWriteCount, 0);
+    await cacher.list('/registry/pods/');
+    assert.equal(await cacher.cached('/registry/pods/ns/a'), first);
+    assert.deepEqual((await cacher.cached('/registry/pods/ns/a'))?.metadata.labels, { v: '1' });
+    cacher.stop();
+  });
+
+  it('sees later changes of a shared object: an update is decoded from storage', async () => {
+    const { cacher } = setup();
+    await cacher.list('/registry/pods/');
+    const created = await cacher.create('/registry/pods/ns/a', pod('a', { v: '1' }), shared);
+    await cacher.guaranteedUpdate('/registry/pods/ns/a', (current) => ({ ...current!, metadata: { ...current!.metadata, labels: { v: '2' } } }));
+    await cacher.list('/registry/pods/');
+    const cached = await cacher.cached('/registry/pods/ns/a');
+    assert.notEqual(cached, created);
+    assert.deepEqual(cached?.metadata.labels, { v: '2' });
+    assert.deepEqual(created.metadata.labels, { v: '1' }, 'the shared object itself never changes');
+    cacher.stop();
+  });
+});

@@ -37,19 +37,22 @@
  */
 import { Reflector } from '../../../client/cache/reflector.js';
 import type { KubeObject } from '../../../machinery/meta.js';
-import type {
-  ObjectEvent,
-  ObjectListOptions,
-  ObjectListResult,
-  ObjectStorage,
-  ObjectWatch,
-  ObjectWatchOptions,
-  Predicate,
-  TryUpdate,
-  UpdateOptions,
+import {
+  encodeForCreate,
+  type CreateOptions,
+  type ObjectEvent,
+  type ObjectListOptions,
+  type ObjectListResult,
+  type ObjectStorage,
+  type ObjectWatch,
+  type ObjectWatchOptions,
+  type Predicate,
+  type TryUpdate,
+  type UpdateOptions,
 } from '../generic/object-storage.js';
 import type { ObjectStore } from '../generic/object-store.js';
 import { EventQueue } from './event-queue.js';
+import { RecentWrites } from './recent-writes.js';
 import { newStorageListerWatcher, type KeyedObject } from './storage-lister-watcher.js';
 import { WatchCache, type CachedChange } from './watch-cache.js';
 
@@ -85,6 +88,8 @@ export class Cacher implements ObjectStore {
   private readonly cache: WatchCache;
   private readonly reflector: Reflector<KeyedObject>;
   private readonly watchers = new Set<CacheWatcher>();
+  /** Objects this process has just created, for the storage watch to take instead of decoding them. */
+  private readonly recentWrites = new RecentWrites();
   private started = false;
   private timer: NodeJS.Timeout | undefined;
   /** Whether storage answered progress requests in time (undefined: not asked yet). */
@@ -114,10 +119,15 @@ export class Cacher implements ObjectStore {
         onReplace: () => this.endWatchers(),
       },
     );
-    this.reflector = new Reflector(newStorageListerWatcher(backing.storage, prefix), this.cache, {
+    this.reflector = new Reflector(newStorageListerWatcher(backing.storage, prefix, this.recentWrites), this.cache, {
       name: prefix,
       ...(options.onError !== undefined ? { onError: options.onError } : {}),
     });
+  }
+
+  /** How many created objects wait for their storage event (tests). */
+  get recentWriteCount(): number {
+    return this.recentWrites.size;
   }
 
   /** How many watchers the cache feeds (for tests and the benchmark). */
@@ -127,8 +137,18 @@ export class Cacher implements ObjectStore {
 
   // ---- writes and point reads go to storage
 
-  create(key: string, object: KubeObject): Promise<KubeObject> {
-    return this.backing.create(key, object);
+  async create(key: string, object: KubeObject, options?: CreateOptions): Promise<KubeObject> {
+    const meta = object.metadata;
+    // Shared only when the decoded bytes would give the same object: encode drops resourceVersion and selfLink.
+    if (options?.unchangedAfterWrite !== true || !this.started || 'resourceVersion' in meta || 'selfLink' in meta) return this.backing.create(key, object, options);
+    const encoded = encodeForCreate(object);
+    this.recentWrites.remember(key, encoded.bytes, object);
+    try {
+      return await this.backing.createEncoded(key, object, encoded);
+    } catch (e: unknown) {
+      this.recentWrites.forget(key, object);
+      throw e;
+    }
   }
 
   get(key: string): Promise<KubeObject | undefined> {

@@ -25,4 +25,29 @@ describe('SortedKeys', () => {
     assert.deepEqual([...keys.range('/p/ns/', '/p/ns/b')], ['/p/ns/c'], 'after a key that is gone');
     assert.deepEqual([...keys.range('/q/')], []);
   });
+
+  it('keeps UTF-8 byte order when keys with surrogate pairs come and go (JavaScript order differs for them)', () => {
+    const keys = new SortedKeys();
+    const all = ['/p/a', '/p/\uffff', '/p/\ue000x', '/p/\u{1f600}', '/p/\u{10000}b', '/p/z'];
+    const expected = (present: string[]): string[] => [...present].sort((a, b) => bytewise(a, b));
+    keys.reset(['/p/a', '/p/z']);
+    keys.add('/p/\uffff');
+    keys.add('/p/\u{1f600}');
+    keys.add('/p/\ue000x');
+    keys.add('/p/\u{10000}b');
+    assert.deepEqual([...keys.range('/p/')], expected(all));
+    keys.delete('/p/\u{1f600}');
+    keys.delete('/p/\u{10000}b');
+    // No surrogate left: plain string order again, and still byte order.
+    keys.add('/p/\ue001');
+    keys.add('/p/m');
+    const left = ['/p/a', '/p/\uffff', '/p/\ue000x', '/p/z', '/p/\ue001', '/p/m'];
+    assert.deepEqual([...keys.range('/p/')], expected(left));
+    // A surrogate key looked for among plain ones.
+    assert.deepEqual([...keys.range('/p/', '/p/\u{1f600}')], []);
+    keys.reset(['/p/\u{1f600}', '/p/\uffff']);
+    assert.deepEqual([...keys.range('/p/')], ['/p/\uffff', '/p/\u{1f600}']);
+    keys.add('/p/\ue000');
+    assert.deepEqual([...keys.range('/p/')], ['/p/\ue000', '/p/\uffff', '/p/\u{1f600}']);
+  });
 });

@@ -6,6 +6,8 @@
  */
 export class SortedKeys {
   private keys: string[] = [];
+  /** How many keys hold a UTF-16 surrogate: while none does (and the key looked for has none), JavaScript's own string order is UTF-8 byte order. */
+  private surrogateKeys = 0;
 
   get size(): number {
     return this.keys.length;
@@ -14,18 +16,23 @@ export class SortedKeys {
   /** Replace the whole set (any order). */
   reset(keys: Iterable<string>): void {
     this.keys = [...keys].sort(compareKeys);
+    this.surrogateKeys = this.keys.filter(hasSurrogate).length;
   }
 
   /** Add a key; a no-op when present. */
   add(key: string): void {
     const i = this.lowerBound(key);
-    if (this.keys[i] !== key) this.keys.splice(i, 0, key);
+    if (this.keys[i] === key) return;
+    this.keys.splice(i, 0, key);
+    if (hasSurrogate(key)) this.surrogateKeys++;
   }
 
   /** Remove a key; a no-op when absent. */
   delete(key: string): void {
     const i = this.lowerBound(key);
-    if (this.keys[i] === key) this.keys.splice(i, 1);
+    if (this.keys[i] !== key) return;
+    this.keys.splice(i, 1);
+    if (hasSurrogate(key)) this.surrogateKeys--;
   }
 
   /** The keys under `prefix` strictly after `after` (if given), in order. */
@@ -46,6 +53,14 @@ export class SortedKeys {
   private lowerBound(key: string): number {
     let lo = 0;
     let hi = this.keys.length;
+    if (this.surrogateKeys === 0 && !hasSurrogate(key)) {
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.keys[mid]! < key) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    }
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (compareKeys(this.keys[mid]!, key) < 0) lo = mid + 1;
@@ -54,6 +69,9 @@ export class SortedKeys {
     return lo;
   }
 }
+
+const SURROGATE = /[\ud800-\udfff]/;
+const hasSurrogate = (key: string): boolean => SURROGATE.test(key);
 
 /**
  * UTF-8 byte order (= code point order) of two strings, without encoding them:

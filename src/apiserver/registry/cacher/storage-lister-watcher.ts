@@ -10,6 +10,7 @@ import { expired } from '../../../machinery/status.js';
 import { isStorageError } from '../../../storage/errors.js';
 import type { Storage } from '../../../storage/interface.js';
 import { decode } from '../generic/object-storage.js';
+import type { RecentWrites } from './recent-writes.js';
 
 /** An object with the key it is stored under. */
 export interface KeyedObject {
@@ -21,7 +22,7 @@ export interface KeyedObject {
 /** Lists are read in pages of this many keys, all at the first page's revision. */
 const LIST_PAGE = 5000;
 
-export function newStorageListerWatcher(storage: Storage, prefix: string): ListerWatcher<KeyedObject> {
+export function newStorageListerWatcher(storage: Storage, prefix: string, recentWrites?: RecentWrites): ListerWatcher<KeyedObject> {
   return {
     async list(): Promise<ListSnapshot<KeyedObject>> {
       const items: KeyedObject[] = [];
@@ -49,7 +50,8 @@ export function newStorageListerWatcher(storage: Storage, prefix: string): Liste
                 yield { type: 'BOOKMARK', resourceVersion: String(event.revision) };
               } else if (event.type === 'PUT') {
                 const rv = String(event.kv.modRevision);
-                yield { type: event.prevKv === undefined ? 'ADDED' : 'MODIFIED', object: { key: event.kv.key, object: decode(event.kv) }, resourceVersion: rv };
+                const object = recentWrites?.take(event.kv) ?? decode(event.kv);
+                yield { type: event.prevKv === undefined ? 'ADDED' : 'MODIFIED', object: { key: event.kv.key, object }, resourceVersion: rv };
               } else {
                 yield { type: 'DELETED', object: { key: event.key, object: decode(event.prevKv, event.revision) }, resourceVersion: String(event.revision) };
               }

@@ -11,6 +11,7 @@ import { isStorageError, keyNotFound } from '../../../storage/errors.js';
 import type { KeyValue, Storage, StorageEvent, StorageWatch } from '../../../storage/interface.js';
 import type { KubeObject } from '../../../machinery/meta.js';
 import type { ObjectStore } from './object-store.js';
+import { rememberJsonBytes } from '../../server/json-memo.js';
 
 /** Decides whether an object belongs in a list or watch (label and field selectors). */
 export type Predicate = (object: KubeObject) => boolean;
@@ -57,6 +58,15 @@ export interface ObjectWatchOptions {
   readonly bookmarks?: boolean;
 }
 
+export interface CreateOptions {
+  /**
+   * The caller changes neither the object it passed nor the one it gets back
+   * (they are one object) once the write is done: the watch cache may hold that
+   * object instead of decoding the stored bytes again (recent-writes.ts).
+   */
+  readonly unchangedAfterWrite?: boolean;
+}
+
 export interface UpdateOptions {
   /** When the key is missing, call tryUpdate with undefined and create the result (PUT that creates). */
   readonly allowCreate?: boolean;
@@ -68,9 +78,23 @@ export type TryUpdate = (current: KubeObject | undefined) => KubeObject | Promis
 export class ObjectStorage implements ObjectStore {
   constructor(readonly storage: Storage) {}
 
-  async create(key: string, object: KubeObject): Promise<KubeObject> {
+  async create(key: string, object: KubeObject, options?: CreateOptions): Promise<KubeObject> {
+    if (options?.unchangedAfterWrite === true) return this.createEncoded(key, object, encodeForCreate(object));
     const kv = await this.storage.create(key, encode(object));
     return withResourceVersion(object, kv.modRevision);
+  }
+
+  /**
+   * Create an object its caller leaves unchanged, already encoded: its JSON
+   * with the resourceVersion is remembered for the response and watch events
+   * (json-memo.ts), as it comes from the stored JSON without another stringify.
+   */
+  async createEncoded(key: string, object: KubeObject, encoded: EncodedForCreate): Promise<KubeObject> {
+    const kv = await this.storage.create(key, encoded.bytes);
+    withResourceVersion(object, kv.modRevision);
+    const json = encoded.jsonWithResourceVersion(kv.modRevision);
+    if (json !== undefined) rememberJsonBytes(object, json);
+    return object;
   }
 
   async get(key: string): Promise<KubeObject | undefined> {
@@ -222,6 +246,47 @@ export function toObjectEvent(event: StorageEvent, predicate: Predicate | undefi
   // It left the selector: for this watcher it is gone.
   if (before) return { type: 'DELETED', object: decode(event.prevKv!, revision), revision };
   return undefined;
+}
+
+/** Stands in for metadata while the rest of an object is encoded (its JSON text is searched for, and must occur once). */
+const METADATA_MARK = '\u0000k8ts:metadata\u0000';
+const METADATA_MARK_JSON = JSON.stringify(METADATA_MARK);
+
+/** The stored form of a new object, and a way to its own JSON once its resourceVersion is set. */
+export interface EncodedForCreate {
+  /** encode(object). */
+  readonly bytes: Buffer;
+  /**
+   * JSON.stringify(object) after metadata.resourceVersion has been set to
+   * `revision` (it is added last, the object not changed otherwise), from the
+   * same encoding; undefined when that cannot be known from it.
+   */
+  jsonWithResourceVersion(revision: number): Buffer | undefined;
+}
+
+/**
+ * encode(object), with metadata encoded apart so that the object's own JSON
+ * (what the response and watch events carry) is the stored JSON with
+ * resourceVersion added at the end of metadata: one stringify of the object
+ * for both. Only for an object whose metadata has no resourceVersion and no
+ * selfLink (what the store's create leaves).
+ */
+export function encodeForCreate(object: KubeObject): EncodedForCreate {
+  const meta = object.metadata;
+  if ('resourceVersion' in meta || 'selfLink' in meta) return { bytes: encode(object), jsonWithResourceVersion: () => undefined };
+  const metadataJson = JSON.stringify(meta);
+  const outer = JSON.stringify({ ...object, metadata: METADATA_MARK });
+  const at = outer.indexOf(METADATA_MARK_JSON);
+  if (at < 0 || outer.includes(METADATA_MARK_JSON, at + 1)) return { bytes: encode(object), jsonWithResourceVersion: () => undefined };
+  const head = outer.slice(0, at);
+  const tail = outer.slice(at + METADATA_MARK_JSON.length);
+  return {
+    bytes: Buffer.from(head + metadataJson + tail, 'utf8'),
+    jsonWithResourceVersion: (revision) => {
+      const separator = metadataJson === '{}' ? '' : ',';
+      return Buffer.from(`${head}${metadataJson.slice(0, -1)}${separator}"resourceVersion":"${revision}"}${tail}`, 'utf8');
+    },
+  };
 }
 
 /** The stored form: JSON without resourceVersion (it is the key's revision). */

@@ -5,10 +5,10 @@
  * serves lists and watches from memory.
  */
 import type { KubeObject } from '../../../machinery/meta.js';
-import type { ObjectListOptions, ObjectListResult, ObjectWatch, ObjectWatchOptions, Predicate, TryUpdate, UpdateOptions } from './object-storage.js';
+import type { CreateOptions, ObjectListOptions, ObjectListResult, ObjectWatch, ObjectWatchOptions, Predicate, TryUpdate, UpdateOptions } from './object-storage.js';
 
 export interface ObjectStore {
-  create(key: string, object: KubeObject): Promise<KubeObject>;
+  create(key: string, object: KubeObject, options?: CreateOptions): Promise<KubeObject>;
   get(key: string): Promise<KubeObject | undefined>;
   list(prefix: string, options?: ObjectListOptions): Promise<ObjectListResult>;
   guaranteedUpdate(key: string, tryUpdate: TryUpdate, options?: UpdateOptions): Promise<{ object: KubeObject; created: boolean }>;

@@ -46,6 +46,12 @@ export interface WriteOptions {
   readonly user?: UserInfo;
   /** Runs after prepare, defaults and validation, before storage (validating admission). */
   readonly validateAdmission?: (object: KubeObject, old: KubeObject | undefined) => void | Promise<void>;
+  /**
+   * The caller changes neither the object it passed to create nor the one it
+   * gets back: the watch cache may hold that object rather than decode the
+   * stored bytes again (CreateOptions.unchangedAfterWrite).
+   */
+  readonly unchangedAfterWrite?: boolean;
 }
 
 export interface DeleteParams extends WriteOptions {
@@ -217,7 +223,9 @@ export class GenericStore {
           if (existing !== undefined) throw alreadyExists(this.groupResource, name);
           return this.internalToServed(object);
         }
-        const created = await this.translate(name, () => this.storage.create(this.key(namespace, name), this.toStorage(object)));
+        const stored = this.toStorage(object);
+        const shared = options.unchangedAfterWrite === true ? { unchangedAfterWrite: true } : undefined;
+        const created = await this.translate(name, () => this.storage.create(this.key(namespace, name), stored, shared));
         return this.withTypeMeta(created);
       } catch (e: unknown) {
         if (generatedFrom === undefined || attempt >= MAX_NAME_GENERATION_ATTEMPTS || !isAlreadyExists(e)) throw e;

@@ -63,4 +63,43 @@ describe('RBAC authorizer', () => {
     });
     assert.equal((await authorizer.rulesFor({ name: 'carol', groups: [] }, 'team')).evaluationError, 'clusterrole.rbac.authorization.k8s.io "missing" not found');
   });
+
+  it('answers a repeated request as before while the policy stays, and anew once a Role or binding changed', async () => {
+    let policy = new PolicyIndex(objects);
+    const live = newRbacAuthorizer({ current: () => policy });
+    const deletePods = attrs('alice', [], { verb: 'delete', resource: 'pods' });
+    assert.equal((await live.authorize(deletePods)).decision, 'NoOpinion');
+    assert.equal((await live.authorize(deletePods)).decision, 'NoOpinion');
+    // A new binding (as the informer-fed source builds a new index on every change).
+    policy = new PolicyIndex({
+      ...objects,
+      roleBindings: [
+        ...objects.roleBindings,
+        { metadata: { name: 'alice-pods', namespace: 'team' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'admin-pods' }, subjects: [{ kind: 'User', name: 'alice' }] },
+      ],
+      clusterRoles: [...objects.clusterRoles, { metadata: { name: 'admin-pods' }, rules: [{ verbs: ['*'], apiGroups: [''], resources: ['pods'] }] }],
+    });
+    assert.deepEqual(await live.authorize(deletePods), { decision: 'Allow', reason: 'RBAC: allowed by RoleBinding "alice-pods/team" of ClusterRole "admin-pods" to User "alice"' });
+    // And taken away again.
+    policy = new PolicyIndex(objects);
+    assert.equal((await live.authorize(deletePods)).decision, 'NoOpinion');
+  });
+
+  it('keeps answers apart by verb, group, resource, subresource, name and path', async () => {
+    const policy = new PolicyIndex({
+      ...objects,
+      clusterRoles: [...objects.clusterRoles, { metadata: { name: 'one-pod' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods/log'], resourceNames: ['a'] }] }],
+      clusterRoleBindings: [...objects.clusterRoleBindings, { metadata: { name: 'dave-one-pod' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'one-pod' }, subjects: [{ kind: 'User', name: 'dave' }] }],
+    });
+    const live = newRbacAuthorizer({ current: () => policy });
+    const base = { resource: 'pods', subresource: 'log', name: 'a' };
+    assert.equal((await live.authorize(attrs('dave', [], base))).decision, 'Allow');
+    assert.equal((await live.authorize(attrs('dave', [], { ...base, name: 'b' }))).decision, 'NoOpinion');
+    assert.equal((await live.authorize(attrs('dave', [], { ...base, subresource: '' }))).decision, 'NoOpinion');
+    assert.equal((await live.authorize(attrs('dave', [], { ...base, verb: 'list' }))).decision, 'NoOpinion');
+    assert.equal((await live.authorize(attrs('dave', [], { ...base, apiGroup: 'apps' }))).decision, 'NoOpinion');
+    assert.equal((await live.authorize(attrs('dave', [], base))).decision, 'Allow');
+    assert.equal((await live.authorize(attrs('anyone', ['system:unauthenticated'], { isResourceRequest: false, path: '/healthz', resource: '' }))).decision, 'Allow');
+    assert.equal((await live.authorize(attrs('anyone', ['system:unauthenticated'], { isResourceRequest: false, path: '/metrics', resource: '' }))).decision, 'NoOpinion');
+  });
 });

@@ -10,7 +10,7 @@ import type { UserInfo } from '../../../server/context.js';
 import type { RuleResolvingAuthorizer, RuleSet } from '../always.js';
 import type { AuthorizationResult, Attributes, NonResourceRule, ResourceRule } from '../interface.js';
 import { aggregate } from '../union.js';
-import type { Grant, PolicyIndex } from './policy-index.js';
+import type { Grant, Grants, PolicyIndex } from './policy-index.js';
 import { ruleAllows } from './rule-matching.js';
 import { describeSubject } from './subjects.js';
 
@@ -66,13 +66,32 @@ export function splitRules(rules: readonly PolicyRule[]): { resourceRules: Resou
   return { resourceRules, nonResourceRules };
 }
 
+/** Answers kept per resolved grants (one user, its groups and a namespace, in one policy version). */
+const decisions = new WeakMap<Grants, Map<string, AuthorizationResult>>();
+/** Per grants; the answers are dropped and worked out again when this many request shapes have been seen. */
+const MAX_MEMOISED_DECISIONS = 1024;
+
+function decide(a: Attributes, grants: Grants): AuthorizationResult {
+  for (const grant of grants.rules) if (ruleAllows(a, grant.rule)) return Object.freeze({ decision: 'Allow', reason: `RBAC: allowed by ${describeGrant(grant)}` });
+  return Object.freeze({ decision: 'NoOpinion', reason: grants.errors.length > 0 ? `RBAC: ${aggregate(grants.errors)}` : '' });
+}
+
 export function newRbacAuthorizer(source: PolicySource): RuleResolvingAuthorizer {
   return {
     authorize(a: Attributes): AuthorizationResult {
-      // The user's rules are resolved once per policy version (PolicyIndex.grantsFor); only the matching is per request.
+      // The user's rules are resolved once per policy version (PolicyIndex.grantsFor), and the answer for
+      // the same request attributes is kept with them: a changed Role or binding makes a new index, so new grants.
       const grants = source.current().grantsFor(a.user, a.namespace);
-      for (const grant of grants.rules) if (ruleAllows(a, grant.rule)) return { decision: 'Allow', reason: `RBAC: allowed by ${describeGrant(grant)}` };
-      return { decision: 'NoOpinion', reason: grants.errors.length > 0 ? `RBAC: ${aggregate(grants.errors)}` : '' };
+      let answers = decisions.get(grants);
+      if (answers === undefined) decisions.set(grants, (answers = new Map()));
+      const key = a.isResourceRequest ? `r\u0000${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}\u0000${a.name}` : `n\u0000${a.verb}\u0000${a.path}`;
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        answer = decide(a, grants);
+        if (answers.size >= MAX_MEMOISED_DECISIONS) answers.clear();
+        answers.set(key, answer);
+      }
+      return answer;
     },
     async rulesFor(user: UserInfo, namespace: string): Promise<RuleSet> {
       const { rules, errors } = rulesFor(source.current(), user, namespace);
