@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { apiserverCommand } from './apiserver.js';
 import { controllerManagerCommand } from './controller-manager.js';
+import { dnsCommand } from './dns.js';
 import { imageCommand } from './image.js';
 import { kubeletCommand } from './kubelet.js';
 import { schedulerCommand } from './scheduler.js';
@@ -24,6 +25,7 @@ export function newProgram(): Command {
   program.addCommand(controllerManagerCommand());
   program.addCommand(schedulerCommand());
   program.addCommand(kubeletCommand());
+  program.addCommand(dnsCommand());
   program.addCommand(storeCommand());
   program.addCommand(imageCommand());
   return program;
