@@ -21,7 +21,7 @@ import { ensureServiceAccountKey } from './pki/service-account-key.js';
 import { addAuthenticationFlags, authenticationConfigFromFlags, type AuthenticationFlags } from './authentication-flags.js';
 import { addAuthorizationWebhookFlags, authorizationWebhookFromFlags, type AuthorizationWebhookFlags } from './authorization-webhook-flags.js';
 import { join } from 'node:path';
-import { parsePort } from './server.js';
+import { parsePort } from './port-flag.js';
 import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
 
 interface ApiServerFlags extends StorageFlags, AuthenticationFlags, AuthorizationWebhookFlags {

@@ -10,7 +10,7 @@ import { defaultControllerManagerOptions } from '../controllers/options.js';
 import { parseControllersFlag } from '../controllers/controller-selection.js';
 import { durationFlag, formatDurationMs } from './go-duration.js';
 import { DEFAULT_CLUSTER_CIDR } from './network-defaults.js';
-import { parsePort } from './server.js';
+import { parsePort } from './port-flag.js';
 
 /** Upstream's --concurrent-*-syncs flag of each controller that has one (the controller name → flag). */
 export const CONCURRENT_SYNC_FLAGS: Readonly<Record<string, string>> = {

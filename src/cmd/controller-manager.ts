@@ -7,7 +7,6 @@
  * kube-system/kube-controller-manager, and exits non-zero when it loses the
  * Lease (its supervisor restarts it as a candidate).
  */
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Command } from 'commander';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
@@ -15,6 +14,7 @@ import { newInformerFactory } from '../client/cache/informer-factory.js';
 import { newEventRecorderFactory } from '../client/record/event-recorder.js';
 import { newHttpClient } from '../client/rest/http-client.js';
 import { restConfigFromKubeconfig } from '../client/rest/kubeconfig.js';
+import { serveHealthAndMetrics } from './health-metrics-server.js';
 import { setWorkQueueMetricsProvider } from '../client/workqueue/metrics.js';
 import { prometheusWorkQueueMetrics } from '../client/workqueue/prometheus-metrics.js';
 import type { ControllerDefinition } from '../controllers/context.js';
@@ -41,33 +41,6 @@ export function controllerManagerCommand(definitions: readonly ControllerDefinit
     // Exit now, as upstream's does: a request still retrying against a stopped API server must not hold the process.
     process.exit(exit.reason === 'stopped' ? 0 : 1);
   });
-}
-
-/** Serve /healthz and /metrics; resolves with the listening server. */
-export async function serveHealthAndMetrics(bindAddress: string, port: number, registry: Registry): Promise<Server> {
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { 'content-type': 'text/plain' }).end('method not allowed\n');
-    } else if (path === '/healthz' || path === '/livez' || path === '/readyz') {
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('ok');
-    } else if (path === '/metrics') {
-      registry.metrics().then(
-        (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
-        (e: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`${e instanceof Error ? e.message : String(e)}\n`),
-      );
-    } else {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n');
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, bindAddress, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return server;
 }
 
 export async function runControllerManager(flags: ControllerManagerFlags, definitions: readonly ControllerDefinition[]): Promise<ManagerExit> {
@@ -134,3 +107,4 @@ export async function runControllerManager(flags: ControllerManagerFlags, defini
   }
   return exit;
 }
+export { serveHealthAndMetrics } from './health-metrics-server.js';

@@ -14,7 +14,7 @@ import { startClusterDns } from '../dns/cluster-dns.js';
 import { parseUpstream } from '../dns/forwarder.js';
 import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_TTL_SECONDS } from '../dns/records.js';
 import { newLogger } from '../machinery/logger.js';
-import { parsePort } from './server.js';
+import { parsePort } from './port-flag.js';
 
 export interface DnsFlags {
   kubeconfig?: string;

@@ -1,38 +1,49 @@
 /**
  * `k8ts`: one command for the whole cluster. Each subcommand lives in a file of
  * its own beside this one; this file only lists them.
+ *
+ * Subcommands load lazily: `k8ts kubelet` imports the kubelet's code and not
+ * the API server's, so that each component process of `k8ts server` starts
+ * with only the code it runs (loading every component cost each process about
+ * a second of CPU). Without a known subcommand (`k8ts --help`), all load.
  */
 import { Command, CommanderError } from 'commander';
-import { apiserverCommand } from './apiserver.js';
-import { controllerManagerCommand } from './controller-manager.js';
-import { dnsCommand } from './dns.js';
-import { imageCommand } from './image.js';
-import { kubeletCommand } from './kubelet.js';
-import { schedulerCommand } from './scheduler.js';
-import { serverCommand } from './server.js';
-import { storeCommand } from './store.js';
 
 export const K8TS_VERSION = '0.1.0';
 
-export function newProgram(): Command {
+/** Each subcommand, in the order `k8ts --help` lists them. */
+const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  server: async () => (await import('./server.js')).serverCommand(),
+  apiserver: async () => (await import('./apiserver.js')).apiserverCommand(),
+  'controller-manager': async () => (await import('./controller-manager.js')).controllerManagerCommand(),
+  scheduler: async () => (await import('./scheduler.js')).schedulerCommand(),
+  kubelet: async () => (await import('./kubelet.js')).kubeletCommand(),
+  proxy: async () => (await import('./proxy.js')).proxyCommand(),
+  dns: async () => (await import('./dns.js')).dnsCommand(),
+  store: async () => (await import('./store.js')).storeCommand(),
+  image: async () => (await import('./image.js')).imageCommand(),
+};
+
+/** The subcommand argv names (argv as process.argv: node, script, then the arguments), if it is one of ours. */
+export function subcommandOf(argv: readonly string[]): string | undefined {
+  const first = argv[2];
+  return first !== undefined && Object.hasOwn(SUBCOMMANDS, first) ? first : undefined;
+}
+
+/** The program with the subcommand `only` (every subcommand when undefined). */
+export async function newProgram(only?: string): Promise<Command> {
   const program = new Command('k8ts')
     .description('A Kubernetes-compatible cluster in TypeScript')
     .version(K8TS_VERSION)
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: false });
-  program.addCommand(serverCommand());
-  program.addCommand(apiserverCommand());
-  program.addCommand(controllerManagerCommand());
-  program.addCommand(schedulerCommand());
-  program.addCommand(kubeletCommand());
-  program.addCommand(dnsCommand());
-  program.addCommand(storeCommand());
-  program.addCommand(imageCommand());
+  const names = only !== undefined ? [only] : Object.keys(SUBCOMMANDS);
+  for (const name of names) program.addCommand(await SUBCOMMANDS[name]!());
   return program;
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
-  const program = newProgram();
+  const program = await newProgram(subcommandOf(argv));
   program.exitOverride();
   try {
     await program.parseAsync([...argv]);

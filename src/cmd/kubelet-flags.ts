@@ -16,7 +16,7 @@ import { unknownKubernetesLabelsError } from '../kubelet/node/node-labels.js';
 import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../machinery/validation/names.js';
 import { parseBoolFlag } from './controller-manager-flags.js';
 import { durationFlag, formatDurationMs } from './go-duration.js';
-import { parsePort } from './server.js';
+import { parsePort } from './port-flag.js';
 
 /** Flags as commander gives them to the action. */
 export interface KubeletFlags {

@@ -17,7 +17,7 @@ import { validateLeaderElectionTimers } from '../client/leader-election/leader-e
 import type { LeaderElectionConfiguration, SchedulerConfiguration } from '../scheduler/config/types.js';
 import { parseBoolFlag } from './controller-manager-flags.js';
 import { durationFlag, formatDurationMs } from './go-duration.js';
-import { parsePort } from './server.js';
+import { parsePort } from './port-flag.js';
 
 /** Upstream's kube-scheduler --secure-port. */
 export const DEFAULT_SCHEDULER_PORT = 10259;

@@ -24,7 +24,7 @@ import { restConfigFromKubeconfig } from '../client/rest/kubeconfig.js';
 import { newLogger } from '../machinery/logger.js';
 import type { SchedulerConfiguration } from '../scheduler/config/types.js';
 import type { Scheduler } from '../scheduler/scheduler-options.js';
-import { serveHealthAndMetrics } from './controller-manager.js';
+import { serveHealthAndMetrics } from './health-metrics-server.js';
 import { addSchedulerFlags, applySchedulerFlags, fromCommandLine, type SchedulerFlags } from './scheduler-flags.js';
 import { defaultSchedulerRuntime, type SchedulerRuntime } from './scheduler-runtime.js';
 

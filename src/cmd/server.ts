@@ -2,7 +2,7 @@
  * `k8ts server`: the all-in-one cluster on this machine. It makes the PKI on
  * first start, runs each component as its own process (the API server, the
  * controller manager, the scheduler, the cluster DNS and, unless --disable-agent, a kubelet
- * for this machine's own node; the proxy joins them when it is built),
+ * for this machine's own node, and its kube-proxy unless --disable-proxy),
  * restarts one that crashes, and stops them all on SIGINT/SIGTERM (the
  * kubelet's containers keep running, for the next kubelet to adopt).
  */
@@ -26,6 +26,7 @@ import { ensureClusterPki } from './pki/cluster-pki.js';
 import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
 import { ensureAuditPolicyFile } from './audit-policy-file.js';
 import { Supervisor } from './supervisor.js';
+import { parsePort } from './port-flag.js';
 
 interface ServerFlags extends StorageFlags {
   securePort: number;
@@ -41,6 +42,8 @@ interface ServerFlags extends StorageFlags {
   auditPolicyFile?: string;
   disableAgent: boolean;
   kubeletArg: string[];
+  disableProxy: boolean;
+  proxyArg: string[];
   clusterDnsPort?: number;
   clusterDomain: string;
 }
@@ -100,7 +103,13 @@ export function serverCommand(): Command {
     )
     .addOption(new Option('--cluster-dns-port <port>', 'port of the cluster DNS (k8ts dns) on the node IP, UDP and TCP (default: a free one; 53 needs root)').argParser(parsePort))
     .addOption(new Option('--cluster-domain <domain>', 'the cluster DNS domain (passed to k8ts dns and the kubelet)').default(DEFAULT_CLUSTER_DOMAIN))
-    .addOption(new Option('--disable-agent', 'run no kubelet: this machine is no node of the cluster (as k3s\'s --disable-agent)').default(false))
+    .addOption(new Option('--disable-agent', 'run no kubelet and no proxy: this machine is no node of the cluster (as k3s\'s --disable-agent)').default(false))
+    .addOption(new Option('--disable-proxy', 'run no kube-proxy (a second node on this machine: only one userspace proxy can own the Service addresses)').default(false))
+    .addOption(
+      new Option('--proxy-arg <arg>', 'pass one more flag to the kube-proxy, e.g. --proxy-arg=--min-sync-period=0s (repeatable)')
+        .default([] as string[], 'none')
+        .argParser((value: string, previous: string[]) => [...previous, value]),
+    )
     .addOption(
       new Option('--scheduler-arg <arg>', 'pass one more flag to the scheduler, e.g. --scheduler-arg=--leader-elect-retry-period=1s (repeatable)')
         .default([] as string[], 'none')
@@ -112,13 +121,7 @@ export function serverCommand(): Command {
   return command.action(async (flags: ServerFlags) => runServer(flags));
 }
 
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) {
-    throw new Error(`invalid port "${value}": must be an integer from 0 to 65535`);
-  }
-  return port;
-}
+export { parsePort };
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 
@@ -234,6 +237,12 @@ async function runServer(flags: ServerFlags): Promise<void> {
         (labelled) => labelled && out(`kubelet: node ${nodeName} registered, labelled ${CONTROL_PLANE_LABEL}`),
         (e: unknown) => out(`kubelet: could not label node ${nodeName} ${CONTROL_PLANE_LABEL}: ${e instanceof Error ? e.message : String(e)}`),
       );
+      if (flags.disableProxy) out('proxy: not started (--disable-proxy)');
+      else {
+        const metricsPort = await freePort();
+        supervisor.start({ name: 'proxy', args: proxyArgs(flags, { kubeconfig: pki.kubeconfigs.proxy, nodeName, metricsPort }) });
+        out(`proxy: node ${nodeName}, userspace on ${flags.nodeIp}; /metrics on http://127.0.0.1:${metricsPort} (log: ${join(dataDir, 'logs', 'proxy.log')})`);
+      }
     }
     out('');
     out(`export KUBECONFIG=${pki.adminKubeconfig}`);
@@ -290,6 +299,11 @@ export function kubeletArgs(
     ...(where.clusterDns !== undefined ? ['--cluster-dns', where.clusterDns.ip, '--cluster-domain', where.clusterDns.domain] : []),
     ...flags.kubeletArg,
   ];
+}
+
+/** The kube-proxy's command line under `k8ts server`: its identity (system:kube-proxy), the node's name and IP, and the pass-through flags. */
+export function proxyArgs(flags: Pick<ServerFlags, 'nodeIp' | 'proxyArg'>, where: { readonly kubeconfig: string; readonly nodeName: string; readonly metricsPort: number }): string[] {
+  return ['proxy', '--kubeconfig', where.kubeconfig, '--hostname-override', where.nodeName, '--bind-address', flags.nodeIp, '--metrics-bind-address', `127.0.0.1:${where.metricsPort}`, ...flags.proxyArg];
 }
 
 /** What `k8ts server` says about the kubelet's runtime. */

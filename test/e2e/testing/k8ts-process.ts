@@ -40,9 +40,17 @@ function stopAllOnSignal(): void {
   });
 }
 
-export function startK8ts(args: readonly string[], options: { cwd?: string } = {}): K8tsProcess {
+export interface StartOptions {
+  readonly cwd?: string;
+  /** Run inside this network namespace (a name under /run/netns): `nsenter --net` execs k8ts, so the pid stays k8ts's. */
+  readonly netns?: string;
+}
+
+export function startK8ts(args: readonly string[], options: StartOptions = {}): K8tsProcess {
   if (!stopsOnSignal) stopAllOnSignal();
-  const child = spawn(process.execPath, [K8TS_BIN, ...args], {
+  const argv = [process.execPath, K8TS_BIN, ...args];
+  if (options.netns !== undefined) argv.unshift('nsenter', `--net=/run/netns/${options.netns}`);
+  const child = spawn(argv[0]!, argv.slice(1), {
     cwd: options.cwd ?? CHECKOUT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

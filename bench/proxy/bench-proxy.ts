@@ -1,0 +1,34 @@
+/**
+ * npm run bench:proxy — the kube-proxy's data path and rule syncs. Each mode's
+ * part is a file of its own in this folder returning named numbers; this file
+ * runs them, prints a table and writes bench/results/proxy.json, keeping the
+ * keys of parts not run this time (BENCH_PROXY_PARTS=userspace runs only that).
+ *
+ *   userspace (userspace-bench.ts): connections/s and added latency through
+ *   the userspace forwarder vs a direct connection, same run:
+ *   userspace_vs_direct_ratio = forwarded connections/s ÷ direct.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { machineDescription, printTable, round, writeResults } from '../common/stats.js';
+import { benchUserspace } from './userspace-bench.js';
+
+type Part = () => Promise<Record<string, number>>;
+
+const PARTS: Readonly<Record<string, Part>> = {
+  userspace: () => benchUserspace({ concurrency: 32, roundMs: 3_000, rounds: 3 }),
+};
+
+const wanted = (process.env.BENCH_PROXY_PARTS ?? Object.keys(PARTS).join(',')).split(',').filter((p) => p in PARTS);
+const resultsPath = fileURLToPath(new URL('../../../bench/results/proxy.json', import.meta.url));
+const previous: Record<string, number | string> = existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as Record<string, number | string>) : {};
+
+const measured: Record<string, number> = {};
+for (const name of wanted) {
+  console.log(`bench:proxy — ${name}…`);
+  Object.assign(measured, await PARTS[name]!());
+}
+printTable(['figure', 'value'], Object.entries(measured).map(([k, v]) => [k, round(v, 3)]));
+const rounded = Object.fromEntries(Object.entries(measured).map(([k, v]) => [k, round(v, 3)]));
+const path = writeResults('proxy', { ...previous, machine: machineDescription(), ...rounded });
+console.log(`wrote ${path}`);
