@@ -19,6 +19,7 @@ const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   scheduler: async () => (await import('./scheduler.js')).schedulerCommand(),
   kubelet: async () => (await import('./kubelet.js')).kubeletCommand(),
   proxy: async () => (await import('./proxy.js')).proxyCommand(),
+  dns: async () => (await import('./dns.js')).dnsCommand(),
   store: async () => (await import('./store.js')).storeCommand(),
   image: async () => (await import('./image.js')).imageCommand(),
 };

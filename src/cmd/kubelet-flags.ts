@@ -46,6 +46,9 @@ export interface KubeletFlags {
   crashLoopBackoffInitial: number;
   crashLoopBackoffMax: number;
   crashLoopBackoffReset: number;
+  clusterDns: string[];
+  clusterDomain: string;
+  resolvConf: string;
 }
 
 /** Upstream's default node name: the host name, lower-cased. */
@@ -165,6 +168,13 @@ export function addKubeletFlags(command: Command): Command {
     .addOption(new Option('--max-pods <n>', 'how many pods this node runs at most').default(d.maxPods).argParser(checked(positiveInt)))
     .addOption(new Option('--kube-api-qps <qps>', 'requests per second to the API server').default(50).argParser(checked(nonNegativeNumber)))
     .addOption(new Option('--kube-api-burst <n>', 'burst of requests to the API server').default(100).argParser(checked(positiveInt)))
+    .addOption(
+      new Option('--cluster-dns <ip,...>', 'the cluster DNS server addresses written into pods\' resolv.conf (dnsPolicy ClusterFirst)')
+        .default([] as string[], 'none')
+        .argParser(checked((value: string, previous: string[]) => [...previous, ...value.split(',').map((ip) => parseNodeIp(ip.trim()))])),
+    )
+    .addOption(new Option('--cluster-domain <domain>', 'the cluster domain: pods search <namespace>.svc.<domain>, svc.<domain>, <domain>').default(''))
+    .addOption(new Option('--resolv-conf <path>', 'the resolv.conf that pods with dnsPolicy Default (and ClusterFirst search paths) start from').default('/etc/resolv.conf'))
     .addOption(durationOption('crash-loop-backoff-initial', d.backoff.initialMs, 'k8ts: the first restart delay of a crashing container (upstream 10s)', positiveDuration))
     .addOption(durationOption('crash-loop-backoff-max', d.backoff.maxMs, 'k8ts: the longest restart delay (upstream 5m)', positiveDuration))
     .addOption(durationOption('crash-loop-backoff-reset', d.backoff.resetAfterMs, 'k8ts: a container running this long starts again from the first delay (upstream 10m)', positiveDuration));

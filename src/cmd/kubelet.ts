@@ -120,6 +120,9 @@ export async function runKubeletCommand(flags: KubeletFlags, parts: KubeletParts
     registerWithTaints: flags.registerWithTaints,
     maxPods: flags.maxPods,
     backoff: { initialMs: flags.crashLoopBackoffInitial, maxMs: flags.crashLoopBackoffMax, resetAfterMs: flags.crashLoopBackoffReset },
+    clusterDNS: flags.clusterDns,
+    clusterDomain: flags.clusterDomain,
+    resolvConf: flags.resolvConf,
   };
 
   const client = newHttpClient(restConfig);

@@ -1,7 +1,7 @@
 /**
  * `k8ts server`: the all-in-one cluster on this machine. It makes the PKI on
  * first start, runs each component as its own process (the API server, the
- * controller manager, the scheduler and, unless --disable-agent, a kubelet
+ * controller manager, the scheduler, the cluster DNS and, unless --disable-agent, a kubelet
  * for this machine's own node, and its kube-proxy unless --disable-proxy),
  * restarts one that crashes, and stops them all on SIGINT/SIGTERM (the
  * kubelet's containers keep running, for the next kubelet to adopt).
@@ -12,7 +12,9 @@ import { request } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createSocket } from 'node:dgram';
 import { Command, Option } from 'commander';
+import { DEFAULT_CLUSTER_DOMAIN } from '../dns/records.js';
 import { newHttpClient } from '../client/rest/http-client.js';
 import { restConfigFromKubeconfig } from '../client/rest/kubeconfig.js';
 import { NODES } from '../client/rest/resources.js';
@@ -42,6 +44,8 @@ interface ServerFlags extends StorageFlags {
   kubeletArg: string[];
   disableProxy: boolean;
   proxyArg: string[];
+  clusterDnsPort?: number;
+  clusterDomain: string;
 }
 
 /** The API server's --authorization-mode in `k8ts server`, as upstream clusters run it: kubelets by the Node authorizer, everyone else by RBAC. */
@@ -97,6 +101,8 @@ export function serverCommand(): Command {
         .default([] as string[], 'none')
         .argParser((value: string, previous: string[]) => [...previous, value]),
     )
+    .addOption(new Option('--cluster-dns-port <port>', 'port of the cluster DNS (k8ts dns) on the node IP, UDP and TCP (default: a free one; 53 needs root)').argParser(parsePort))
+    .addOption(new Option('--cluster-domain <domain>', 'the cluster DNS domain (passed to k8ts dns and the kubelet)').default(DEFAULT_CLUSTER_DOMAIN))
     .addOption(new Option('--disable-agent', 'run no kubelet and no proxy: this machine is no node of the cluster (as k3s\'s --disable-agent)').default(false))
     .addOption(new Option('--disable-proxy', 'run no kube-proxy (a second node on this machine: only one userspace proxy can own the Service addresses)').default(false))
     .addOption(
@@ -209,6 +215,9 @@ async function runServer(flags: ServerFlags): Promise<void> {
     const scheduler = schedulerArgs(flags, pki.kubeconfigs.scheduler, await freePort());
     supervisor.start({ name: 'scheduler', args: scheduler.args });
     out(`scheduler: /healthz and /metrics on http://127.0.0.1:${scheduler.port} (log: ${join(dataDir, 'logs', 'scheduler.log')})`);
+    const dns = dnsArgs(flags, pki.kubeconfigs.dns, { port: flags.clusterDnsPort ?? (await freeDnsPort(flags.nodeIp)), healthPort: await freePort() });
+    supervisor.start({ name: 'dns', args: dns.args });
+    out(`dns: ${flags.clusterDomain} on ${flags.nodeIp}:${dns.port} (udp and tcp); /healthz, /readyz and /metrics on http://127.0.0.1:${dns.healthPort} (log: ${join(dataDir, 'logs', 'dns.log')})`);
     if (flags.disableAgent) {
       out('kubelet: not started (--disable-agent): this machine runs no pods');
     } else {
@@ -219,6 +228,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
         clientCaFile: pki.caCert,
         port: await freePort(),
         servingCert: { cert: pki.kubeletServingCert, key: pki.kubeletServingKey },
+        clusterDns: { ip: flags.nodeIp, domain: flags.clusterDomain },
       });
       mkdirSync(join(dataDir, 'manifests'), { recursive: true });
       supervisor.start({ name: 'kubelet', args: kubelet });
@@ -263,6 +273,8 @@ export function kubeletArgs(
     readonly port: number;
     /** The kubelet's serving certificate from the PKI; without it the kubelet makes a self-signed one. */
     readonly servingCert?: { readonly cert: string; readonly key: string };
+    /** The cluster DNS the kubelet writes into pods' resolv.conf (--cluster-dns, --cluster-domain). */
+    readonly clusterDns?: { readonly ip: string; readonly domain: string };
   },
 ): string[] {
   return [
@@ -284,6 +296,7 @@ export function kubeletArgs(
     ...(where.servingCert !== undefined ? ['--tls-cert-file', where.servingCert.cert, '--tls-private-key-file', where.servingCert.key] : []),
     '--port',
     String(where.port),
+    ...(where.clusterDns !== undefined ? ['--cluster-dns', where.clusterDns.ip, '--cluster-domain', where.clusterDns.domain] : []),
     ...flags.kubeletArg,
   ];
 }
@@ -372,6 +385,31 @@ export function schedulerArgs(flags: Pick<ServerFlags, 'schedulerArg'>, kubeconf
     return { args: ['scheduler', '--kubeconfig', kubeconfig, ...flags.schedulerArg], port: value === undefined ? freePortNumber : parsePort(value) };
   }
   return { args: ['scheduler', '--kubeconfig', kubeconfig, '--secure-port', String(freePortNumber), ...flags.schedulerArg], port: freePortNumber };
+}
+
+/** The cluster DNS's command line under `k8ts server`: its own identity (system:coredns), the node IP, the ports. */
+export function dnsArgs(
+  flags: Pick<ServerFlags, 'nodeIp' | 'clusterDomain'>,
+  kubeconfig: string,
+  ports: { readonly port: number; readonly healthPort: number },
+): { args: string[]; port: number; healthPort: number } {
+  return {
+    args: ['dns', '--kubeconfig', kubeconfig, '--bind-address', flags.nodeIp, '--port', String(ports.port), '--cluster-domain', flags.clusterDomain, '--metrics-bind-address', `127.0.0.1:${ports.healthPort}`],
+    ...ports,
+  };
+}
+
+/** A port free for both TCP and UDP on `host` (the DNS listens on both). */
+async function freeDnsPort(host: string): Promise<number> {
+  for (;;) {
+    const port = await freePort(host);
+    const udpFree = await new Promise<boolean>((done) => {
+      const socket = createSocket('udp4');
+      socket.once('error', () => done(false));
+      socket.bind(port, host, () => socket.close(() => done(true)));
+    });
+    if (udpFree) return port;
+  }
 }
 
 /** Poll /readyz until it answers 200 (a condition, not a fixed wait). */

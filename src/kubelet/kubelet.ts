@@ -38,6 +38,7 @@ import { newNodeStatusReporter, type NodeStatusReporter } from './node/node-stat
 import type { NodeStatusInputs } from './node/node-status.js';
 import { newNodeWatch, type NodeWatch } from './node/node-watch.js';
 import { initialNode, registerNode } from './node/registration.js';
+import { DEFAULT_RESOLV_CONF, readHostResolvConf } from './pod-workers/dns-config.js';
 import type { NewPodWorkers, PodWorkers } from './pod-workers/interface.js';
 import type { NewProbeManager, ProbeManager } from './prober/interface.js';
 import type { ContainerRuntime, Image, VersionInfo } from './runtime/interface.js';
@@ -149,6 +150,7 @@ export async function runKubelet(options: RunKubeletOptions): Promise<Kubelet> {
       backoff: config.backoff,
       resyncIntervalMs: config.syncFrequencyMs,
       node: currentNode,
+      dns: { clusterDNS: config.clusterDNS ?? [], clusterDomain: config.clusterDomain ?? '', hostResolvConf: readHostResolvConf(config.resolvConf ?? DEFAULT_RESOLV_CONF) },
     });
     try {
       server = await parts.startKubeletServer({

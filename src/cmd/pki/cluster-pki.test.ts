@@ -60,13 +60,13 @@ function changed(before: Map<string, string>, after: Map<string, string>): strin
 
 const relative = (dataDir: string, paths: readonly string[]): string[] => paths.map((p) => p.slice(dataDir.length + 1)).sort();
 
-const LEAF_FILES = ['apiserver', 'admin', 'controller-manager', 'scheduler', 'proxy', 'kubelet', 'kubelet-serving', 'apiserver-kubelet-client'];
+const LEAF_FILES = ['apiserver', 'admin', 'controller-manager', 'scheduler', 'proxy', 'dns', 'kubelet', 'kubelet-serving', 'apiserver-kubelet-client'];
 const ALL_FILES = [
   'admin.kubeconfig',
   'pki/ca.crt',
   'pki/ca.key',
   ...LEAF_FILES.flatMap((name) => [`pki/${name}.crt`, `pki/${name}.key`]),
-  ...['controller-manager', 'scheduler', 'proxy', 'kubelet'].map((name) => `pki/${name}.kubeconfig`),
+  ...['controller-manager', 'scheduler', 'proxy', 'dns', 'kubelet'].map((name) => `pki/${name}.kubeconfig`),
   'pki/sa.key',
   'pki/sa.pub',
 ].sort();
@@ -87,6 +87,7 @@ const EXPECTED_IDENTITIES: Record<ClusterIdentity, { cn: string; o: string[]; co
   controllerManager: { cn: 'system:kube-controller-manager', o: [], context: 'system:kube-controller-manager@k8ts' },
   scheduler: { cn: 'system:kube-scheduler', o: [], context: 'system:kube-scheduler@k8ts' },
   proxy: { cn: 'system:kube-proxy', o: [], context: 'system:kube-proxy@k8ts' },
+  dns: { cn: 'system:coredns', o: [], context: 'system:coredns@k8ts' },
   kubelet: { cn: 'system:node:node-a', o: ['system:nodes'], context: 'system:node:node-a@k8ts' },
 };
 
@@ -223,6 +224,7 @@ describe('ensureClusterPki on later starts', () => {
     assert.deepEqual(relative(dataDir, pki.written), [
       'admin.kubeconfig',
       'pki/controller-manager.kubeconfig',
+      'pki/dns.kubeconfig',
       'pki/kubelet.kubeconfig',
       'pki/proxy.kubeconfig',
       'pki/scheduler.kubeconfig',
@@ -385,7 +387,7 @@ describe('the PKI over TLS: node and kubectl', () => {
     port = (server.address() as AddressInfo).port;
     // A later start with the real port: only the kubeconfigs change.
     pki = await ensureClusterPki({ ...baseOptions(dataDir), serverUrl: `https://127.0.0.1:${port}` });
-    assert.equal(pki.written.length, 5);
+    assert.equal(pki.written.length, 6);
   });
 
   after(async () => {

@@ -13,6 +13,7 @@
  * | `pki/controller-manager.{crt,key,kubeconfig}` | CN=system:kube-controller-manager |
  * | `pki/scheduler.{crt,key,kubeconfig}` | CN=system:kube-scheduler |
  * | `pki/proxy.{crt,key,kubeconfig}` | CN=system:kube-proxy |
+ * | `pki/dns.{crt,key,kubeconfig}` | CN=system:coredns (the cluster DNS; the bootstrap policy binds ClusterRole system:coredns to it) |
  * | `pki/kubelet.{crt,key,kubeconfig}` | CN=system:node:NAME, O=system:nodes |
  * | `pki/kubelet-serving.crt`, `pki/kubelet-serving.key` | the kubelet's serving certificate, CN=system:node:NAME (see {@link kubeletServingSans}) |
  * | `pki/apiserver-kubelet-client.{crt,key}` | the API server's client certificate for kubelets (logs, exec, port-forward): CN=kube-apiserver-kubelet-client, O=system:masters, as kubeadm made it before 1.29 |
@@ -75,7 +76,7 @@ export interface ClusterPkiOptions {
 }
 
 /** The client identities the cluster's own components use, by key. */
-export type ClusterIdentity = 'admin' | 'controllerManager' | 'scheduler' | 'proxy' | 'kubelet';
+export type ClusterIdentity = 'admin' | 'controllerManager' | 'scheduler' | 'proxy' | 'dns' | 'kubelet';
 
 /** Paths of a client certificate and its key. */
 export interface ClientCertificatePaths {
@@ -123,6 +124,7 @@ export function clusterIdentities(nodeName: string): readonly IdentitySpec[] {
     { identity: 'controllerManager', commonName: 'system:kube-controller-manager', organizations: [], fileName: 'controller-manager' },
     { identity: 'scheduler', commonName: 'system:kube-scheduler', organizations: [], fileName: 'scheduler' },
     { identity: 'proxy', commonName: 'system:kube-proxy', organizations: [], fileName: 'proxy' },
+    { identity: 'dns', commonName: 'system:coredns', organizations: [], fileName: 'dns' },
     { identity: 'kubelet', commonName: `system:node:${nodeName}`, organizations: ['system:nodes'], fileName: 'kubelet' },
   ];
 }
@@ -415,9 +417,9 @@ function looksLikeIp(name: string): boolean {
 }
 
 function complete<T>(partial: Partial<Record<ClusterIdentity, T>>): Record<ClusterIdentity, T> {
-  const { admin, controllerManager, scheduler, proxy, kubelet } = partial;
-  if (admin === undefined || controllerManager === undefined || scheduler === undefined || proxy === undefined || kubelet === undefined) {
+  const { admin, controllerManager, scheduler, proxy, dns, kubelet } = partial;
+  if (admin === undefined || controllerManager === undefined || scheduler === undefined || proxy === undefined || dns === undefined || kubelet === undefined) {
     throw new Error('internal error: an identity was skipped');
   }
-  return { admin, controllerManager, scheduler, proxy, kubelet };
+  return { admin, controllerManager, scheduler, proxy, dns, kubelet };
 }

@@ -44,4 +44,8 @@ export interface KubeletConfiguration {
   readonly backoff: BackoffConfig;
   /** How long the first list of API pods may take before the checkpoint stands in (default 5 s). */
   readonly checkpointGraceMs?: number;
+  /** --cluster-dns, --cluster-domain, --resolv-conf (upstream's; defaults none, '', /etc/resolv.conf): pods' DNS (pod-workers/dns-config.ts). */
+  readonly clusterDNS?: readonly string[];
+  readonly clusterDomain?: string;
+  readonly resolvConf?: string;
 }

@@ -18,6 +18,7 @@ import type { ProbeManager } from '../prober/interface.js';
 import type { ContainerRuntime } from '../runtime/interface.js';
 import type { Node, Pod } from '../types.js';
 import type { ContainerMounts, VolumeManager } from '../volumes/interface.js';
+import type { PodDnsOptions } from './dns-config.js';
 
 export interface BackoffConfig {
   /** First restart delay (upstream 10 s), doubling per crash… */
@@ -57,6 +58,8 @@ export interface PodWorkersOptions {
   readonly relistIntervalMs?: number;
   /** How long after a failed pods/status write it is tried again (upstream's status sync period, 10 s); default 10 000. */
   readonly statusRetryIntervalMs?: number;
+  /** --cluster-dns, --cluster-domain and the host's resolv.conf: each sandbox gets the pod's DNS config (dns-config.ts); absent: none. */
+  readonly dns?: PodDnsOptions;
 }
 
 export interface PodWorkers {

@@ -25,6 +25,7 @@ import { formatPod, runLifecycleHandler } from './lifecycle-hooks.js';
 import { computePodActions, isHostNetwork, isRestartableInit } from './pod-actions.js';
 import { latestContainer, nanosToMs, readRuntimePod, runningContainers, sandboxIPs, type RuntimeContainer, type RuntimePod } from './runtime-pod.js';
 import { podLogsDirectory, podSandboxConfig } from './sandbox-config.js';
+import { podDnsConfig, writePodResolvConf } from './dns-config.js';
 
 /** upstream's minimumGracePeriodInSeconds: a container always gets this long after SIGTERM unless the kill is forced. */
 const MINIMUM_GRACE_SECONDS = 2;
@@ -153,8 +154,12 @@ export class PodSyncer {
 
     let sandboxId = actions.sandboxId;
     let podIPs = sandboxIPs(runtimePod);
-    const sandboxConfig = podSandboxConfig(pod, actions.attempt, this.options.logsDir);
+    const sandboxConfig = podSandboxConfig(pod, actions.attempt, this.options.logsDir, this.options.dns);
     if (actions.createSandbox) {
+      if (this.options.dns !== undefined) {
+        for (const w of podDnsConfig(pod, this.options.dns).warnings) this.options.events.event(pod, 'Warning', w.reason, w.message);
+        if (sandboxConfig.dnsConfig !== undefined) await writePodResolvConf(join(this.options.rootDir, 'pods', state.uid), sandboxConfig.dnsConfig);
+      }
       try {
         sandboxId = await this.runtime.runPodSandbox(sandboxConfig);
         const sandbox = await this.runtime.podSandboxStatus(sandboxId);

@@ -2,14 +2,16 @@
  * The CRI sandbox config of a pod (upstream's generatePodSandboxConfig):
  * metadata, hostname, log directory `<logsDir>/<ns>_<name>_<uid>`, port
  * mappings of every container port, the kubelet's labels and the pod's
- * annotations, and the namespaces (host network → NODE; the PID namespace
- * is the container's own unless shareProcessNamespace).
+ * annotations, the namespaces (host network → NODE; the PID namespace
+ * is the container's own unless shareProcessNamespace), and the pod's DNS
+ * settings (dns-config.ts) when the kubelet has DNS options.
  */
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
 import type { PodSandboxConfig, PortMapping } from '../runtime/interface.js';
 import { CONTAINER_TYPE_LABEL, POD_NAME_LABEL, POD_NAMESPACE_LABEL, POD_UID_LABEL } from '../runtime/labels.js';
 import type { Pod } from '../types.js';
+import { podDnsConfig, type PodDnsOptions } from './dns-config.js';
 import { isHostNetwork } from './pod-actions.js';
 
 /** `<logsDir>/<namespace>_<name>_<uid>`, as upstream's BuildPodLogsDirectory. */
@@ -46,11 +48,12 @@ function portMappings(pod: Pod): PortMapping[] {
   return mappings;
 }
 
-export function podSandboxConfig(pod: Pod, attempt: number, logsDir: string): PodSandboxConfig {
+export function podSandboxConfig(pod: Pod, attempt: number, logsDir: string, dns?: PodDnsOptions): PodSandboxConfig {
   const podLabelsFromSpec = Object.fromEntries(Object.entries(pod.metadata.labels ?? {}));
   return {
     metadata: { name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', namespace: pod.metadata.namespace ?? '', attempt },
     hostname: podHostname(pod),
+    ...(dns !== undefined ? { dnsConfig: podDnsConfig(pod, dns).config } : {}),
     logDirectory: podLogsDirectory(logsDir, pod),
     portMappings: portMappings(pod),
     labels: { ...podLabelsFromSpec, ...podLabels(pod), [CONTAINER_TYPE_LABEL]: 'podsandbox' },

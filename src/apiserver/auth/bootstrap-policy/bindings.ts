@@ -32,6 +32,8 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     clusterBinding('system:node-proxier', 'system:node-proxier', [user('system:kube-proxy')]),
     clusterBinding('system:kube-controller-manager', 'system:kube-controller-manager', [user('system:kube-controller-manager')]),
     clusterBinding('system:kube-dns', 'system:kube-dns', [serviceAccount('kube-system', 'kube-dns')]),
+    // kubeadm binds it to the ServiceAccount kube-system/coredns; `k8ts dns` authenticates with a certificate as the user system:coredns.
+    clusterBinding('system:coredns', 'system:coredns', [user('system:coredns'), serviceAccount('kube-system', 'coredns')]),
     clusterBinding('system:kube-scheduler', 'system:kube-scheduler', [user('system:kube-scheduler')]),
     clusterBinding('system:volume-scheduler', 'system:volume-scheduler', [user('system:kube-scheduler')]),
     clusterBinding('system:node', 'system:node', []),

@@ -131,6 +131,11 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     clusterRole('system:kube-aggregator', [rule(READ, [''], ['services', 'endpoints'])]),
     clusterRole('system:kube-controller-manager', CONTROLLER_MANAGER_RULES),
     clusterRole('system:kube-dns', [rule(['list', 'watch'], [''], ['endpoints', 'services'])]),
+    // kubeadm's CoreDNS addon role (not in upstream's API server bootstrap policy): k8ts's cluster DNS runs as system:coredns.
+    clusterRole('system:coredns', [
+      rule(['list', 'watch'], [''], ['endpoints', 'services', 'pods', 'namespaces']),
+      rule(['list', 'watch'], ['discovery.k8s.io'], ['endpointslices']),
+    ]),
     clusterRole('system:persistent-volume-provisioner', [
       rule(['get', 'list', 'watch', 'create', 'delete'], [''], ['persistentvolumes']),
       rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumeclaims']),
