@@ -10,7 +10,7 @@
  * directory defaults to /), users (runAsUser/Group are ignored: processes run
  * as the kubelet's user), resources (no cgroups: limits are ignored), PID and
  * IPC namespaces, and the network: a pod's address is only a distinct loopback
- * address (the pod CIDR, see pod-ip-allocator.ts) that the pod's processes can
+ * address (the pod CIDR, see ../pod-ip-allocator.ts) that the pod's processes can
  * bind; nothing stops them from binding others. Exec'd processes are not in
  * the container's process group, so stopping the container does not end them.
  *
@@ -51,9 +51,9 @@ import {
   type StreamSession,
   type VersionInfo,
 } from '../interface.js';
-import { nowNanos } from './clock.js';
+import { nowNanos } from '../clock.js';
 import { ProcessImageService, type ResolvedImage } from './images.js';
-import { allocatePodIp, parseIpv4Cidr, type Ipv4Cidr } from './pod-ip-allocator.js';
+import { allocatePodIp, parseIpv4Cidr, type Ipv4Cidr } from '../pod-ip-allocator.js';
 import { ShimPool, type LaunchedShim } from './shim-pool.js';
 import { exitCodeOf, killGroup, startAttachSession, startExecSession, type ProcessContext } from './streams.js';
 import {

@@ -17,7 +17,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
-import { nowNanos } from './clock.js';
+import { nowNanos } from '../clock.js';
 import { CriLogStreamSplitter, type LogStreamName } from './cri-log.js';
 import { encodeFrame, FRAME_EXIT, FRAME_STDERR, FRAME_STDOUT, type AttachHeader } from './shim-protocol.js';
 import {
