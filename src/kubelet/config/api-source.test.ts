@@ -60,6 +60,39 @@ describe('api pod source and checkpoint', () => {
     }
   });
 
+  it('checkpoints when pods come and go or their spec or metadata changes, not on a status change alone', async () => {
+    const client = newFakeClient();
+    client.seed(PODS, [pod('mine', 'node-a')]);
+    const inner = newPodCheckpoint({ dir: join(dir, 'changes'), logger });
+    const saved: string[][] = [];
+    const checkpoint = { ...inner, save: (pods: readonly Pod[]) => (saved.push(pods.map((p) => `${p.metadata.name}:${JSON.stringify(p.metadata.labels ?? {})}`)), inner.save(pods)) };
+    const sets: (readonly Pod[])[] = [];
+    const source = newApiSource({ client, nodeName: 'node-a', checkpoint, logger });
+    await source.start((pods) => sets.push(pods));
+    const pods = client.resource<Pod>(PODS);
+    try {
+      await until(() => source.synced && sets.length > 0, 'the first list');
+      assert.equal(saved.length, 1);
+      const current = await pods.get('mine', { namespace: 'default' });
+      await pods.updateStatus({ ...current, status: { phase: 'Running' } });
+      await until(() => sets.at(-1)![0]?.status?.phase === 'Running', 'the status change');
+      assert.equal(saved.length, 1, 'a status change is not checkpointed');
+      const running = await pods.get('mine', { namespace: 'default' });
+      await pods.update({ ...running, metadata: { ...running.metadata, labels: { app: 'x' } } });
+      await until(() => sets.at(-1)![0]?.metadata.labels?.['app'] === 'x', 'the label change');
+      assert.deepEqual(saved.at(-1), ['mine:{"app":"x"}']);
+      await pods.create(pod('new', 'node-a'));
+      await until(() => sets.at(-1)!.length === 2, 'the new pod');
+      assert.equal(saved.length, 3);
+      await pods.delete('new', { namespace: 'default', gracePeriodSeconds: 0 });
+      await until(() => sets.at(-1)!.length === 1, 'the deletion');
+      assert.equal(saved.length, 4);
+      await inner.flush();
+    } finally {
+      source.stop();
+    }
+  });
+
   it('relists after the watch expires (410)', async () => {
     const client = newFakeClient();
     client.seed(PODS, [pod('a', 'node-a')]);

@@ -2,8 +2,9 @@
  * The API pod source (upstream's pkg/kubelet/config/apiserver.go): one
  * list+watch of the pods bound to this node (fieldSelector
  * spec.nodeName=<node>), relisting on 410 and retrying through API server
- * outages with backoff (the client's reflector). Every change of the set is
- * checkpointed. At start, while the API server cannot be reached (the first
+ * outages with backoff (the client's reflector). The set is checkpointed
+ * when a pod comes or goes or its spec or metadata changes (a status change
+ * alone, most events, is not written). At start, while the API server cannot be reached (the first
  * list failed, or did not succeed within `checkpointGraceMs`), the
  * checkpointed pods are the set, until the first list succeeds.
  */
@@ -12,6 +13,7 @@ import { listerWatcherFor } from '../../client/cache/resource-lister-watcher.js'
 import type { Client } from '../../client/rest/interface.js';
 import { PODS } from '../../client/rest/resources.js';
 import type { Logger } from '../../machinery/logger.js';
+import { jsonEqual } from '../../machinery/meta.js';
 import type { Pod } from '../types.js';
 import type { PodCheckpoint } from './checkpoint.js';
 import type { PodSource } from './interface.js';
@@ -33,6 +35,12 @@ export interface ApiSource extends PodSource {
   readonly synced: boolean;
 }
 
+/** What a restarted kubelet needs of a pod from the checkpoint: not its status, resourceVersion or managed fields. */
+function checkpointedParts(pod: Pod): unknown {
+  const { resourceVersion: _rv, managedFields: _mf, ...metadata } = pod.metadata as Pod['metadata'] & { managedFields?: unknown };
+  return { metadata, spec: pod.spec };
+}
+
 const keyOf = (pod: Pod): string => pod.metadata.uid ?? `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
 
 export function newApiSource(options: ApiSourceOptions): ApiSource {
@@ -44,9 +52,14 @@ export function newApiSource(options: ApiSourceOptions): ApiSource {
   let graceTimer: NodeJS.Timeout | undefined;
   let checkpointed: Promise<Pod[] | undefined> | undefined;
 
+  /** Whether the checkpoint is behind: the set of pods or a pod's spec (or metadata) changed since it was written. */
+  let checkpointStale = true;
   const emit = (): void => {
     const set = [...pods.values()];
-    options.checkpoint.save(set);
+    if (checkpointStale) {
+      checkpointStale = false;
+      options.checkpoint.save(set);
+    }
     onPods?.(set);
   };
 
@@ -69,11 +82,16 @@ export function newApiSource(options: ApiSourceOptions): ApiSource {
         clearTimeout(graceTimer);
         pods.clear();
         for (const p of items) pods.set(keyOf(p), p);
+        checkpointStale = true;
         emit();
       },
       apply: (change: ReflectorChange<Pod>) => {
-        if (change.type === 'DELETED') pods.delete(keyOf(change.object));
-        else pods.set(keyOf(change.object), change.object);
+        const key = keyOf(change.object);
+        const before = pods.get(key);
+        if (change.type === 'DELETED') pods.delete(key);
+        else pods.set(key, change.object);
+        // A status write (most events: the kubelet's own) leaves the checkpoint as it is.
+        if (before === undefined || change.type === 'DELETED' || !jsonEqual(checkpointedParts(before), checkpointedParts(change.object))) checkpointStale = true;
         emit();
       },
       progress: () => undefined,

@@ -100,6 +100,8 @@ class PodWorkersImpl implements PodWorkers {
         this.schedule(w);
         continue;
       }
+      // The sources hand on the same object for a pod that did not change: no need to compare it.
+      if (w.pod === pod && !w.removed) continue;
       const changed = w.removed || needsSync(w.pod, pod);
       w.pod = pod;
       w.removed = false;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatRfc3339Nano } from './clock.js';
+import { formatRfc3339Nano } from '../clock.js';
 import { CriLogStreamSplitter, parseCriLog } from './cri-log.js';
 
 describe('CRI log format', () => {

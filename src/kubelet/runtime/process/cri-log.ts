@@ -5,7 +5,7 @@
  * split into `P` (partial) records followed by a final `F` record; text left
  * without a newline when the stream ends is written as a full line.
  */
-import { formatRfc3339Nano, nowNanos } from './clock.js';
+import { formatRfc3339Nano, nowNanos } from '../clock.js';
 
 export const MAX_LOG_LINE_BYTES = 16 * 1024;
 

@@ -206,6 +206,59 @@ describe('process runtime', () => {
     process.kill(-state.pid, 'SIGKILL');
   });
 
+  describe('with shims booted ahead (idleShims)', () => {
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
+    it('hands a container to a waiting shim, boots the next, and ends the idle ones on close', async () => {
+      const t = tempRoot();
+      roots.push(t);
+      const runtime = newProcessRuntime({ ...t.options, idleShims: 1 });
+      const rt = runtime.runtime;
+      const [waiting] = rt.idleShimPids();
+      assert.ok(waiting !== undefined);
+      const sc = sandbox(t.root);
+      const sb = await rt.runPodSandbox(sc);
+      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'echo from-idle-shim'], []), sc);
+      await rt.startContainer(id);
+      const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(t.options.stateDir), id)));
+      assert.equal(state?.shimPid, waiting);
+      await eventually('the container to exit', async () => ((await rt.containerStatus(id)).state === 'CONTAINER_EXITED' ? true : undefined));
+      assert.match(await readFile((await rt.containerStatus(id)).logPath, 'utf8'), / stdout F from-idle-shim\n$/);
+      const [next] = rt.idleShimPids();
+      assert.ok(next !== undefined && next !== waiting);
+      await runtime.close();
+      await eventually('the idle shim to exit', async () => (alive(next) ? undefined : true));
+    });
+
+    it('boots a shim for the container when the waiting one died', async () => {
+      const t = tempRoot();
+      roots.push(t);
+      const runtime = newProcessRuntime({ ...t.options, idleShims: 1 });
+      const rt = runtime.runtime;
+      const [waiting] = rt.idleShimPids();
+      assert.ok(waiting !== undefined);
+      process.kill(waiting, 'SIGKILL');
+      await eventually('the killed shim to leave the pool', async () => (rt.idleShimPids().includes(waiting) ? undefined : true));
+      const sc = sandbox(t.root);
+      const sb = await rt.runPodSandbox(sc);
+      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'exit 3'], []), sc);
+      await rt.startContainer(id);
+      const s = await eventually('the container to exit', async () => {
+        const st = await rt.containerStatus(id);
+        return st.state === 'CONTAINER_EXITED' ? st : undefined;
+      });
+      assert.equal(s.exitCode, 3);
+      await runtime.close();
+    });
+  });
+
   it('forwards a port to the pod IP', async () => {
     const { root, rt } = fresh();
     const sc = sandbox(root);

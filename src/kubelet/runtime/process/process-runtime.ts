@@ -10,7 +10,7 @@
  * directory defaults to /), users (runAsUser/Group are ignored: processes run
  * as the kubelet's user), resources (no cgroups: limits are ignored), PID and
  * IPC namespaces, and the network: a pod's address is only a distinct loopback
- * address (the pod CIDR, see pod-ip-allocator.ts) that the pod's processes can
+ * address (the pod CIDR, see ../pod-ip-allocator.ts) that the pod's processes can
  * bind; nothing stops them from binding others. Exec'd processes are not in
  * the container's process group, so stopping the container does not end them.
  *
@@ -26,7 +26,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { isAbsolute, join } from 'node:path';
@@ -51,9 +51,10 @@ import {
   type StreamSession,
   type VersionInfo,
 } from '../interface.js';
-import { nowNanos } from './clock.js';
+import { nowNanos } from '../clock.js';
 import { ProcessImageService, type ResolvedImage } from './images.js';
-import { allocatePodIp, parseIpv4Cidr, type Ipv4Cidr } from './pod-ip-allocator.js';
+import { allocatePodIp, parseIpv4Cidr, type Ipv4Cidr } from '../pod-ip-allocator.js';
+import { ShimPool, type LaunchedShim } from './shim-pool.js';
 import { exitCodeOf, killGroup, startAttachSession, startExecSession, type ProcessContext } from './streams.js';
 import {
   attachSocketPath,
@@ -88,6 +89,11 @@ export interface ProcessRuntimeOptions {
   readonly pollIntervalMs?: number;
   /** How long startContainer waits for the shim to start the command (ms); default 10 000. */
   readonly shimStartTimeoutMs?: number;
+  /**
+   * How many shims to keep booted and waiting for a container (shim-pool.ts),
+   * so that a start need not wait for a Node.js process to boot; default 0.
+   */
+  readonly idleShims?: number;
 }
 
 /** How long stopContainer waits for the exit after SIGKILL before it gives up (ms). */
@@ -114,6 +120,13 @@ function listIds(dir: string): string[] {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
+}
+
+/** Drops the cached records of ids no longer on disk. */
+function forgetOthers<T>(cache: Map<string, T>, ids: readonly string[]): void {
+  if (cache.size <= ids.length) return;
+  const present = new Set(ids);
+  for (const id of cache.keys()) if (!present.has(id)) cache.delete(id);
 }
 
 /** Runs `fn` calls one at a time (sandbox creation must not hand one address out twice). */
@@ -144,7 +157,9 @@ export class ProcessRuntimeService implements RuntimeService {
   /** Containers whose shim this runtime is starting (a second start must not spawn a second shim). */
   private readonly starting = new Set<string>();
   private readonly pollMs: number;
-  private readonly shimScript = fileURLToPath(new URL('./shim.js', import.meta.url));
+  private readonly shims: ShimPool;
+  private readonly sandboxRecords = new Map<string, SandboxRecord>();
+  private readonly containerRecords = new Map<string, ContainerRecord>();
 
   constructor(
     private readonly options: ProcessRuntimeOptions,
@@ -155,6 +170,22 @@ export class ProcessRuntimeService implements RuntimeService {
     this.pollMs = options.pollIntervalMs ?? 10;
     mkdirSync(sandboxesDir(options.stateDir), { recursive: true });
     mkdirSync(containersDir(options.stateDir), { recursive: true });
+    this.shims = new ShimPool({
+      script: fileURLToPath(new URL('./shim.js', import.meta.url)),
+      size: options.idleShims ?? 0,
+      idleLogFile: join(options.stateDir, 'idle-shims.log'),
+    });
+    this.shims.fill();
+  }
+
+  /** The pids of the shims booted and waiting for a container. */
+  idleShimPids(): number[] {
+    return this.shims.idlePids();
+  }
+
+  /** Idle shims exit; containers and their shims keep running. */
+  close(): void {
+    this.shims.close();
   }
 
   async version(): Promise<VersionInfo> {
@@ -186,9 +217,28 @@ export class ProcessRuntimeService implements RuntimeService {
 
   // ---- sandboxes -----------------------------------------------------------
 
+  /**
+   * Records are read from disk once and then kept (written through on
+   * change): a listing reads the directory, not every file in it. The state
+   * directory belongs to one runtime at a time; a new one reads it afresh.
+   */
   private readSandbox(id: string): SandboxRecord | undefined {
     if (!/^[0-9a-f]{64}$/.test(id)) return undefined;
-    return readJsonIfExists<SandboxRecord>(sandboxFile(this.options.stateDir, id));
+    const file = sandboxFile(this.options.stateDir, id);
+    const cached = this.sandboxRecords.get(id);
+    if (cached !== undefined) {
+      if (existsSync(file)) return cached;
+      this.sandboxRecords.delete(id);
+      return undefined;
+    }
+    const record = readJsonIfExists<SandboxRecord>(file);
+    if (record !== undefined) this.sandboxRecords.set(id, record);
+    return record;
+  }
+
+  private writeSandbox(record: SandboxRecord): void {
+    writeJsonAtomic(sandboxFile(this.options.stateDir, record.id), record);
+    this.sandboxRecords.set(record.id, record);
   }
 
   private mustSandbox(id: string): SandboxRecord {
@@ -198,7 +248,9 @@ export class ProcessRuntimeService implements RuntimeService {
   }
 
   private allSandboxes(): SandboxRecord[] {
-    return listIds(sandboxesDir(this.options.stateDir)).flatMap((id) => this.readSandbox(id) ?? []);
+    const ids = listIds(sandboxesDir(this.options.stateDir));
+    forgetOthers(this.sandboxRecords, ids);
+    return ids.flatMap((id) => this.sandboxRecords.get(id) ?? this.readSandbox(id) ?? []);
   }
 
   runPodSandbox(config: PodSandboxConfig): Promise<string> {
@@ -226,7 +278,7 @@ export class ProcessRuntimeService implements RuntimeService {
         state: 'SANDBOX_READY',
         createdAt: nowNanos().toString(),
       };
-      writeJsonAtomic(sandboxFile(this.options.stateDir, id), record);
+      this.writeSandbox(record);
       return id;
     });
   }
@@ -234,21 +286,20 @@ export class ProcessRuntimeService implements RuntimeService {
   async stopPodSandbox(podSandboxId: string): Promise<void> {
     const sandbox = this.readSandbox(podSandboxId);
     if (!sandbox) return;
-    const containers = this.allContainerViews().filter((c) => c.record.podSandboxId === podSandboxId);
-    await Promise.all(containers.map((c) => this.stopContainer(c.record.id, 0)));
-    if (sandbox.state !== 'SANDBOX_NOTREADY') {
-      writeJsonAtomic(sandboxFile(this.options.stateDir, podSandboxId), { ...sandbox, state: 'SANDBOX_NOTREADY' });
-    }
+    const containers = this.allContainerRecords().filter((c) => c.podSandboxId === podSandboxId);
+    await Promise.all(containers.map((c) => this.stopContainer(c.id, 0)));
+    if (sandbox.state !== 'SANDBOX_NOTREADY') this.writeSandbox({ ...sandbox, state: 'SANDBOX_NOTREADY' });
   }
 
   async removePodSandbox(podSandboxId: string): Promise<void> {
     const sandbox = this.readSandbox(podSandboxId);
     if (!sandbox) return;
     await this.stopPodSandbox(podSandboxId);
-    for (const c of this.allContainerViews().filter((v) => v.record.podSandboxId === podSandboxId)) {
-      await this.removeContainer(c.record.id);
+    for (const c of this.allContainerRecords().filter((r) => r.podSandboxId === podSandboxId)) {
+      await this.removeContainer(c.id);
     }
     rmSync(join(sandboxesDir(this.options.stateDir), podSandboxId), { recursive: true, force: true });
+    this.sandboxRecords.delete(podSandboxId);
   }
 
   async podSandboxStatus(podSandboxId: string): Promise<PodSandboxStatus> {
@@ -274,9 +325,25 @@ export class ProcessRuntimeService implements RuntimeService {
 
   // ---- containers ----------------------------------------------------------
 
+  /** A container's record never changes once written: it is read once (its state is the shim's state.json, read each time). */
   private readContainer(id: string): ContainerRecord | undefined {
     if (!/^[0-9a-f]{64}$/.test(id)) return undefined;
-    return readJsonIfExists<ContainerRecord>(containerFile(containerDir(this.options.stateDir, id)));
+    const file = containerFile(containerDir(this.options.stateDir, id));
+    const cached = this.containerRecords.get(id);
+    if (cached !== undefined) {
+      if (existsSync(file)) return cached;
+      this.containerRecords.delete(id);
+      return undefined;
+    }
+    const record = readJsonIfExists<ContainerRecord>(file);
+    if (record !== undefined) this.containerRecords.set(id, record);
+    return record;
+  }
+
+  private allContainerRecords(): ContainerRecord[] {
+    const ids = listIds(containersDir(this.options.stateDir));
+    forgetOthers(this.containerRecords, ids);
+    return ids.flatMap((id) => this.containerRecords.get(id) ?? this.readContainer(id) ?? []);
   }
 
   private view(record: ContainerRecord): ContainerView {
@@ -319,23 +386,16 @@ export class ProcessRuntimeService implements RuntimeService {
     return this.view(record);
   }
 
-  private allContainerViews(): ContainerView[] {
-    return listIds(containersDir(this.options.stateDir)).flatMap((id) => {
-      const r = this.readContainer(id);
-      return r ? [this.view(r)] : [];
-    });
-  }
-
   async createContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Promise<string> {
     const sandbox = this.mustSandbox(podSandboxId);
     if (sandbox.state !== 'SANDBOX_READY') {
       throw new RuntimeError('InvalidArgument', `sandbox ${podSandboxId} is not ready (${sandbox.state})`);
     }
-    const clash = this.allContainerViews().find(
-      (c) => c.record.podSandboxId === podSandboxId && c.record.metadata.name === config.metadata.name && c.record.metadata.attempt === config.metadata.attempt,
+    const clash = this.allContainerRecords().find(
+      (c) => c.podSandboxId === podSandboxId && c.metadata.name === config.metadata.name && c.metadata.attempt === config.metadata.attempt,
     );
     if (clash) {
-      throw new RuntimeError('InvalidArgument', `the container name ${config.metadata.name} (attempt ${config.metadata.attempt}) is already in use by ${clash.record.id}`);
+      throw new RuntimeError('InvalidArgument', `the container name ${config.metadata.name} (attempt ${config.metadata.attempt}) is already in use by ${clash.id}`);
     }
     const image = await this.images.resolve(config.image);
     if (!image && this.options.missingImages === 'reject') {
@@ -366,6 +426,7 @@ export class ProcessRuntimeService implements RuntimeService {
       createdAt: nowNanos().toString(),
     };
     writeJsonAtomic(containerFile(containerDir(this.options.stateDir, id)), record);
+    this.containerRecords.set(id, record);
     return id;
   }
 
@@ -384,16 +445,16 @@ export class ProcessRuntimeService implements RuntimeService {
 
   private async spawnShim(containerId: string): Promise<void> {
     const dir = containerDir(this.options.stateDir, containerId);
-    const shimLog = openSync(shimLogFile(dir), 'a');
-    let shimExit: string | undefined;
+    const shim = this.shims.launch(dir, shimLogFile(dir));
     try {
-      const shim = spawn(process.execPath, [this.shimScript, dir], { detached: true, stdio: ['ignore', shimLog, shimLog], cwd: dir });
-      shim.on('error', (e) => (shimExit = e.message));
-      shim.on('exit', (code, signal) => (shimExit ??= `the shim exited (${signal ?? code})`));
-      shim.unref();
+      await this.waitForShim(containerId, dir, shim);
     } finally {
-      closeSync(shimLog);
+      // Boot the next idle shim now that this start is done, not while it waits.
+      this.shims.fill();
     }
+  }
+
+  private async waitForShim(containerId: string, dir: string, shim: LaunchedShim): Promise<void> {
     const deadline = Date.now() + (this.options.shimStartTimeoutMs ?? 10_000);
     for (;;) {
       const state = readJsonIfExists<ShimState>(shimStateFile(dir));
@@ -401,6 +462,7 @@ export class ProcessRuntimeService implements RuntimeService {
         throw new RuntimeError('Unknown', `failed to start container ${containerId}: ${state.startError}`);
       }
       if (state) return;
+      const shimExit = shim.exited();
       if (shimExit !== undefined) throw new RuntimeError('Unknown', `failed to start container ${containerId}: ${shimExit} (see ${shimLogFile(dir)})`);
       if (Date.now() > deadline) throw new RuntimeError('DeadlineExceeded', `the shim of container ${containerId} did not report a start in time`);
       await this.pause();
@@ -443,14 +505,17 @@ export class ProcessRuntimeService implements RuntimeService {
     if (!record) return;
     await this.stopContainer(containerId, 0);
     rmSync(containerDir(this.options.stateDir, containerId), { recursive: true, force: true });
+    this.containerRecords.delete(containerId);
   }
 
   async listContainers(filter?: ContainerFilter): Promise<Container[]> {
-    return this.allContainerViews()
-      .filter((v) => filter?.id === undefined || v.record.id === filter.id)
-      .filter((v) => filter?.podSandboxId === undefined || v.record.podSandboxId === filter.podSandboxId)
+    // Only the containers the filter's record fields select have their shim state read.
+    return this.allContainerRecords()
+      .filter((r) => filter?.id === undefined || r.id === filter.id)
+      .filter((r) => filter?.podSandboxId === undefined || r.podSandboxId === filter.podSandboxId)
+      .filter((r) => matchesLabels(r.labels, filter?.labelSelector))
+      .map((r) => this.view(r))
       .filter((v) => filter?.state === undefined || v.state === filter.state)
-      .filter((v) => matchesLabels(v.record.labels, filter?.labelSelector))
       .sort((a, b) => (BigInt(a.record.createdAt) < BigInt(b.record.createdAt) ? -1 : 1))
       .map((v) => ({
         id: v.record.id,
@@ -596,5 +661,5 @@ export function containerEnv(envs: readonly KeyValue[], image: ResolvedImage | u
 export function newProcessRuntime(options: ProcessRuntimeOptions): ContainerRuntime & { readonly runtime: ProcessRuntimeService; readonly images: ProcessImageService } {
   const images = new ProcessImageService(options.imagesDir);
   const runtime = new ProcessRuntimeService(options, images);
-  return { name: 'process', runtime, images, close: async () => undefined };
+  return { name: 'process', runtime, images, close: async () => runtime.close() };
 }

@@ -17,13 +17,14 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
-import { nowNanos } from './clock.js';
+import { nowNanos } from '../clock.js';
 import { CriLogStreamSplitter, type LogStreamName } from './cri-log.js';
 import { encodeFrame, FRAME_EXIT, FRAME_STDERR, FRAME_STDOUT, type AttachHeader } from './shim-protocol.js';
 import {
   attachSocketPath,
   containerFile,
   readJsonIfExists,
+  shimLogFile,
   shimStateFile,
   writeJsonAtomic,
   type ContainerRecord,
@@ -141,9 +142,38 @@ function main(dir: string): void {
   });
 }
 
-const dir = process.argv[2];
-if (!dir) {
-  process.stderr.write('usage: shim.js <container dir>\n');
-  process.exit(2);
+/**
+ * `--idle` (shim-pool.ts): booted ahead of need, the shim waits for its
+ * container directory on stdin; it exits if stdin closes without one. Its
+ * output so far went to the pool's log, so what follows goes to the
+ * container's shim.log, as for a shim started with the directory.
+ */
+function waitForDirectory(): void {
+  let input = '';
+  const onData = (chunk: Buffer): void => {
+    input += chunk.toString('utf8');
+    const nl = input.indexOf('\n');
+    if (nl < 0) return;
+    process.stdin.off('data', onData);
+    process.stdin.off('end', onEnd);
+    process.stdin.destroy();
+    const dir = input.slice(0, nl);
+    process.chdir(dir);
+    const shimLog = openSync(shimLogFile(dir), 'a');
+    process.on('uncaughtException', (e) => {
+      writeSync(shimLog, `${e.stack ?? String(e)}\n`);
+      process.exit(1);
+    });
+    main(dir);
+  };
+  const onEnd = (): void => process.exit(0);
+  process.stdin.on('data', onData);
+  process.stdin.on('end', onEnd);
 }
-main(dir);
+
+const dir = process.argv[2];
+if (dir === '--idle') waitForDirectory();
+else if (!dir) {
+  process.stderr.write('usage: shim.js <container dir> | --idle\n');
+  process.exit(2);
+} else main(dir);

@@ -43,8 +43,8 @@ import {
   type StreamSession,
   type VersionInfo,
 } from '../interface.js';
-import { formatRfc3339Nano, nowNanos } from '../process/clock.js';
-import { formatIpv4, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from '../process/pod-ip-allocator.js';
+import { formatRfc3339Nano, nowNanos } from '../clock.js';
+import { formatIpv4, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from '../pod-ip-allocator.js';
 import { SimImageService } from './sim-images.js';
 import { simProgramOf, type SimProgram } from './sim-program.js';
 

@@ -9,7 +9,7 @@
  * namespace) is just such a volume. Every source is tried; their errors are
  * reported together.
  */
-import type { ProjectedVolumeSource } from 'kubernetes-types/core/v1.js';
+import type { ProjectedVolumeSource, VolumeProjection } from 'kubernetes-types/core/v1.js';
 import type { Pod } from '../../types.js';
 import type { FileProjection } from '../atomic-writer.js';
 import type { PodObjectSource } from '../interface.js';
@@ -35,36 +35,39 @@ export async function projectedPayload(options: {
   const { pod, objects } = options;
   const namespace = pod.metadata.namespace ?? '';
   const defaultMode = options.source.defaultMode ?? DEFAULT_MODE;
+  // The sources are read at once (the token request and the ConfigMap read are each a round trip to the
+  // API server); their files are merged in the sources' order, so a later source's file wins as before.
+  const read = async (projection: VolumeProjection): Promise<ReadonlyMap<string, FileProjection>> => {
+    if (projection.configMap !== undefined) {
+      const { name = '', items, optional = false } = projection.configMap;
+      const configMap = await objects.configMap(namespace, name);
+      if (configMap === undefined && !optional) throw new Error(`configmap "${name}" not found`);
+      return configMapPayload({ configMap, items, defaultMode, optional });
+    }
+    if (projection.secret !== undefined) {
+      const { name = '', items, optional = false } = projection.secret;
+      const secret = await objects.secret(namespace, name);
+      if (secret === undefined && !optional) throw new Error(`secret "${name}" not found`);
+      return secretPayload({ secret, items, defaultMode, optional });
+    }
+    if (projection.downwardAPI !== undefined) {
+      return downwardApiPayload({ pod, items: projection.downwardAPI.items, defaultMode, allocatable: options.allocatable });
+    }
+    if (projection.serviceAccountToken !== undefined) {
+      const { audience, expirationSeconds = DEFAULT_TOKEN_EXPIRATION_SECONDS, path } = projection.serviceAccountToken;
+      const token = await options.tokens.token(pod, { ...(audience !== undefined && audience !== '' ? { audience } : {}), expirationSeconds });
+      const mode = pod.spec?.securityContext?.fsGroup !== undefined ? 0o600 : defaultMode;
+      return new Map([[path, { data: Buffer.from(token, 'utf8'), mode }]]);
+    }
+    if (projection.clusterTrustBundle !== undefined) throw new Error('clusterTrustBundle projections are not supported by this kubelet');
+    return new Map();
+  };
+  const results = await Promise.allSettled((options.source.sources ?? []).map(read));
   const payload = new Map<string, FileProjection>();
   const errors: Error[] = [];
-  const add = (files: ReadonlyMap<string, FileProjection>): void => {
-    for (const [path, file] of files) payload.set(path, file);
-  };
-  for (const projection of options.source.sources ?? []) {
-    try {
-      if (projection.configMap !== undefined) {
-        const { name = '', items, optional = false } = projection.configMap;
-        const configMap = await objects.configMap(namespace, name);
-        if (configMap === undefined && !optional) throw new Error(`configmap "${name}" not found`);
-        add(configMapPayload({ configMap, items, defaultMode, optional }));
-      } else if (projection.secret !== undefined) {
-        const { name = '', items, optional = false } = projection.secret;
-        const secret = await objects.secret(namespace, name);
-        if (secret === undefined && !optional) throw new Error(`secret "${name}" not found`);
-        add(secretPayload({ secret, items, defaultMode, optional }));
-      } else if (projection.downwardAPI !== undefined) {
-        add(downwardApiPayload({ pod, items: projection.downwardAPI.items, defaultMode, allocatable: options.allocatable }));
-      } else if (projection.serviceAccountToken !== undefined) {
-        const { audience, expirationSeconds = DEFAULT_TOKEN_EXPIRATION_SECONDS, path } = projection.serviceAccountToken;
-        const token = await options.tokens.token(pod, { ...(audience !== undefined && audience !== '' ? { audience } : {}), expirationSeconds });
-        const mode = pod.spec?.securityContext?.fsGroup !== undefined ? 0o600 : defaultMode;
-        payload.set(path, { data: Buffer.from(token, 'utf8'), mode });
-      } else if (projection.clusterTrustBundle !== undefined) {
-        throw new Error('clusterTrustBundle projections are not supported by this kubelet');
-      }
-    } catch (e: unknown) {
-      errors.push(e instanceof Error ? e : new Error(String(e)));
-    }
+  for (const result of results) {
+    if (result.status === 'rejected') errors.push(result.reason instanceof Error ? result.reason : new Error(String(result.reason)));
+    else for (const [path, file] of result.value) payload.set(path, file);
   }
   if (errors.length > 0) throw aggregateError(errors);
   return payload;

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Command } from 'commander';
+import { newRuntime, PROCESS_IDLE_SHIMS } from './kubelet.js';
+import { addKubeletFlags, type KubeletFlags } from './kubelet-flags.js';
+
+const flags = (args: string[]): KubeletFlags => {
+  const command = addKubeletFlags(new Command('kubelet')).exitOverride();
+  command.configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  command.parse(['--kubeconfig', 'k', ...args], { from: 'user' });
+  return command.opts<KubeletFlags>();
+};
+
+describe('newRuntime: the runtime --container-runtime names', () => {
+  const root = mkdtempSync(join(tmpdir(), 'k8ts-kubelet-runtime-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('process (the default): host processes, state under <root-dir>/runtime, shims booted ahead', async () => {
+    const runtime = newRuntime(flags(['--images-dir', join(root, 'images')]), root);
+    try {
+      assert.equal(runtime.name, 'process');
+      assert.equal((await runtime.runtime.version()).runtimeName, 'k8ts-process');
+      const idle = (runtime.runtime as unknown as { idleShimPids(): number[] }).idleShimPids();
+      assert.equal(idle.length, PROCESS_IDLE_SHIMS);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('cri: a client of the endpoint given (connecting lazily)', async () => {
+    const runtime = newRuntime(flags(['--container-runtime', 'cri', '--container-runtime-endpoint', `unix://${join(root, 'no-containerd.sock')}`]), root);
+    try {
+      assert.equal(runtime.name, 'cri');
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('sim: simulated containers, no processes', async () => {
+    const runtime = newRuntime(flags(['--container-runtime', 'sim', '--node-name', 'sim-node-1']), root);
+    try {
+      assert.equal(runtime.name, 'sim');
+      assert.deepEqual(await runtime.runtime.listContainers(), []);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('refuses a runtime it does not know', () => {
+    assert.throws(() => flags(['--container-runtime', 'docker']), /docker/);
+  });
+});
