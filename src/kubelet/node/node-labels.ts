@@ -6,6 +6,7 @@
  * namespaces only for labels the NodeRestriction admission plugin lets a
  * kubelet set (node-role.kubernetes.io/… is the administrator's to set).
  */
+import { isKubeletLabel, isKubernetesLabel, KUBELET_LABEL_NAMESPACES, KUBELET_LABELS } from '../../machinery/kubelet-labels.js';
 
 export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
 export const LABEL_OS = 'kubernetes.io/os';
@@ -26,29 +27,6 @@ export function defaultNodeLabels(options: { readonly hostname: string; readonly
   };
 }
 
-const KUBELET_LABELS: ReadonlySet<string> = new Set([
-  'kubernetes.io/hostname',
-  'topology.kubernetes.io/zone',
-  'topology.kubernetes.io/region',
-  'failure-domain.beta.kubernetes.io/zone',
-  'failure-domain.beta.kubernetes.io/region',
-  'beta.kubernetes.io/instance-type',
-  'node.kubernetes.io/instance-type',
-  'kubernetes.io/os',
-  'kubernetes.io/arch',
-  'beta.kubernetes.io/os',
-  'beta.kubernetes.io/arch',
-]);
-const KUBELET_LABEL_NAMESPACES = ['kubelet.kubernetes.io', 'node.kubernetes.io'];
-
-const namespaceOf = (key: string): string => (key.includes('/') ? key.slice(0, key.indexOf('/')) : '');
-const inDomain = (namespace: string, domain: string): boolean => namespace === domain || namespace.endsWith(`.${domain}`);
-
-/** k8s.io/kubelet's IsKubeletLabel: a label a kubelet may set on its own Node. */
-export function isKubeletLabel(key: string): boolean {
-  return KUBELET_LABELS.has(key) || KUBELET_LABEL_NAMESPACES.some((d) => inDomain(namespaceOf(key), d));
-}
-
 /**
  * The check upstream's kubelet makes of --node-labels at start: labels in the
  * kubernetes.io or k8s.io namespaces must be kubelet labels. Returns the
@@ -57,8 +35,7 @@ export function isKubeletLabel(key: string): boolean {
 export function unknownKubernetesLabelsError(labels: Readonly<Record<string, string>>): string | undefined {
   const unknown = Object.keys(labels)
     .filter((key) => {
-      const ns = namespaceOf(key);
-      return (inDomain(ns, 'kubernetes.io') || inDomain(ns, 'k8s.io')) && !isKubeletLabel(key);
+      return isKubernetesLabel(key) && !isKubeletLabel(key);
     })
     .sort();
   if (unknown.length === 0) return undefined;

@@ -6,38 +6,9 @@
  * (hostname, zone, region, instance type, os, arch, and the kubelet.kubernetes.io
  * and node.kubernetes.io namespaces); anything else is the node's to set.
  */
-const KUBELET_LABELS: ReadonlySet<string> = new Set([
-  'kubernetes.io/hostname',
-  'topology.kubernetes.io/zone',
-  'topology.kubernetes.io/region',
-  'failure-domain.beta.kubernetes.io/zone',
-  'failure-domain.beta.kubernetes.io/region',
-  'beta.kubernetes.io/instance-type',
-  'node.kubernetes.io/instance-type',
-  'kubernetes.io/os',
-  'kubernetes.io/arch',
-  'beta.kubernetes.io/os',
-  'beta.kubernetes.io/arch',
-]);
-const KUBELET_LABEL_NAMESPACES = ['kubelet.kubernetes.io', 'node.kubernetes.io'];
+import { inLabelDomain, isKubeletLabel, isKubernetesLabel, labelNamespace } from '../../../../machinery/kubelet-labels.js';
+
 const NODE_RESTRICTION_NAMESPACE = 'node-restriction.kubernetes.io';
-
-const labelNamespace = (key: string): string => {
-  const slash = key.indexOf('/');
-  return slash === -1 ? '' : key.slice(0, slash);
-};
-const inNamespace = (namespace: string, domain: string): boolean => namespace === domain || namespace.endsWith(`.${domain}`);
-
-export function isKubeletLabel(key: string): boolean {
-  if (KUBELET_LABELS.has(key)) return true;
-  const namespace = labelNamespace(key);
-  return KUBELET_LABEL_NAMESPACES.some((allowed) => inNamespace(namespace, allowed));
-}
-
-const isKubernetesLabel = (key: string): boolean => {
-  const namespace = labelNamespace(key);
-  return inNamespace(namespace, 'kubernetes.io') || inNamespace(namespace, 'k8s.io');
-};
 
 /** The keys added, removed or changed between two label maps. */
 export function modifiedLabels(next: Readonly<Record<string, string>> | undefined, previous: Readonly<Record<string, string>> | undefined): string[] {
@@ -52,6 +23,6 @@ export function modifiedLabels(next: Readonly<Record<string, string>> | undefine
 /** The modified labels a node may not set, sorted (upstream lists them so). */
 export function forbiddenLabels(modified: readonly string[]): string[] {
   return modified
-    .filter((key) => inNamespace(labelNamespace(key), NODE_RESTRICTION_NAMESPACE) || (isKubernetesLabel(key) && !isKubeletLabel(key)))
+    .filter((key) => inLabelDomain(labelNamespace(key), NODE_RESTRICTION_NAMESPACE) || (isKubernetesLabel(key) && !isKubeletLabel(key)))
     .sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
 }
