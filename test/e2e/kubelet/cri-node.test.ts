@@ -202,12 +202,10 @@ describe('a kubelet on containerd, through kubectl', { timeout: 300_000, ...(ski
     const script = "trap 'echo got TERM >> /shared/graceful.log; exit 0' TERM; echo started >> /shared/graceful.log; while true; do sleep 0.2; done";
     await apply(shellPod('graceful', script, { terminationGracePeriodSeconds: 30 }));
     await until('graceful running', async () => (await lineCount(log)) >= 1 && (await running('graceful')));
-    const deleted = Date.now();
     await kubectl.ok('delete', 'pod', 'graceful', '--timeout=60s');
     assert.equal((await kubectl('get', 'pod', 'graceful')).code, 1);
+    // The trap ran: the container ended on SIGTERM (a SIGKILL at the end of the grace period leaves no line).
     assert.equal(await readFile(log, 'utf8'), 'started\ngot TERM\n');
-    // Not a timing assertion of speed: the container ended on SIGTERM, long before its 30 s grace period.
-    assert.ok(Date.now() - deleted < 30_000, 'the pod went before the grace period ran out');
   });
 
   for (const version of ['1.33', '1.27'] as const satisfies readonly KubectlVersion[]) {
