@@ -30,16 +30,21 @@ describe('node status reporter', () => {
     client.seed(NODES, [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-a', uid: 'u' } } as Node]);
     let network = false;
     let now = 0;
-    const inputs = async (): Promise<NodeStatusInputs> => ({
-      nodeIP: '127.0.0.1',
-      hostname: 'node-a',
-      machine: { cpus: 1, memoryBytes: 1024 ** 3, ephemeralStorageBytes: 0, kernelVersion: 'k', osImage: 'o', operatingSystem: 'linux', architecture: 'amd64', machineID: '', bootID: '', systemUUID: '' },
-      maxPods: 110,
-      kubeletPort: 10250,
-      runtimeVersion: undefined,
-      runtimeStatus: status(network),
-      images: [],
-    });
+    /** How many times the reporter computed the status (once a tick). */
+    let reads = 0;
+    const inputs = async (): Promise<NodeStatusInputs> => {
+      reads++;
+      return {
+        nodeIP: '127.0.0.1',
+        hostname: 'node-a',
+        machine: { cpus: 1, memoryBytes: 1024 ** 3, ephemeralStorageBytes: 0, kernelVersion: 'k', osImage: 'o', operatingSystem: 'linux', architecture: 'amd64', machineID: '', bootID: '', systemUUID: '' },
+        maxPods: 110,
+        kubeletPort: 10250,
+        runtimeVersion: undefined,
+        runtimeStatus: status(network),
+        images: [],
+      };
+    };
     const written: Node[] = [];
     const transitions: string[] = [];
     const reporter = newNodeStatusReporter({
@@ -61,7 +66,8 @@ describe('node status reporter', () => {
     assert.equal(patches()[0]!.patchType, 'strategic');
     // Ticks with nothing changed write nothing.
     now += 1_000;
-    await new Promise((r) => setTimeout(r, 50));
+    const readsBefore = reads;
+    await until(() => reads >= readsBefore + 3, 'three more ticks');
     assert.equal(patches().length, 1);
     network = true;
     reporter.poke();

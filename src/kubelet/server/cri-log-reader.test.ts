@@ -1,3 +1,4 @@
+import { waitFor } from '../../client/testing/wait-for.js';
 import assert from 'node:assert/strict';
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -77,9 +78,9 @@ describe('CRI log reader', () => {
     let text = '';
     out.on('data', (c: Buffer) => (text += c.toString()));
     const done = readCriLog(file, out, { timestamps: false, follow: true, pollIntervalMs: 5, exited: async () => exited });
-    while (!text.includes('first')) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => text.includes('first'), { timeoutMs: 10_000, intervalMs: 5, description: 'the first line followed' });
     await appendFile(file, '2026-11-30T10:00:01Z stdout F second\n');
-    while (!text.includes('second')) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => text.includes('second'), { timeoutMs: 10_000, intervalMs: 5, description: 'the appended line followed' });
     await appendFile(file, '2026-11-30T10:00:02Z stdout F last\n');
     exited = true;
     await done;

@@ -1,3 +1,4 @@
+import { waitFor } from '../../../client/testing/wait-for.js';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Duplex, PassThrough } from 'node:stream';
@@ -20,7 +21,7 @@ function pair(options: { accept?: (h: Readonly<Record<string, readonly string[]>
   const open = (id: number, headers: Record<string, string[]>, flags = 0): void =>
     send({ type: 'SYN_STREAM', streamId: id, associatedToStreamId: 0, priority: 0, slot: 0, flags, headerBlock: compressor.compress(encodeHeaderBlock(headers)) });
   const until = async (check: () => boolean): Promise<void> => {
-    while (!check()) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(check, { timeoutMs: 10_000, intervalMs: 5, description: 'the SPDY session to get there' });
   };
   return { session, streams, received, send, open, until, toServer };
 }
