@@ -142,6 +142,16 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
     { kind: 'CronJob', resource: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: [status('batch', 'v1', 'CronJob')] },
     { kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], subresources: [status('batch', 'v1', 'Job')] },
   ]),
+  // Certificate requests (apiserver/registry/certificates/): how a joining node gets its client certificate (TLS bootstrap).
+  ...groupVersion('certificates.k8s.io', 'v1', [
+    {
+      kind: 'CertificateSigningRequest',
+      resource: 'certificatesigningrequests',
+      namespaced: false,
+      shortNames: ['csr'],
+      subresources: [status('certificates.k8s.io', 'v1', 'CertificateSigningRequest')],
+    },
+  ]),
   ...groupVersion('coordination.k8s.io', 'v1', [{ kind: 'Lease', resource: 'leases', namespaced: true }]),
   ...groupVersion('discovery.k8s.io', 'v1', [{ kind: 'EndpointSlice', resource: 'endpointslices', namespaced: true }]),
   // One stored object with core/v1 Events (api/events/event-conversion.ts).

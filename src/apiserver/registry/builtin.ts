@@ -118,6 +118,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['apps', 'StatefulSet', statefulSetDefinition],
     ['batch', 'CronJob', cronJobDefinition],
     ['batch', 'Job', jobDefinition],
+    ['certificates.k8s.io', 'CertificateSigningRequest', withStatus(nameIsDNSSubdomain)],
     ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain)],
     ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain)],
     ['events.k8s.io', 'Event', eventsV1EventDefinition],

@@ -29,6 +29,7 @@ export const STATEFUL_SETS = builtinResource('apps', 'v1', 'statefulsets');
 export const CONTROLLER_REVISIONS = builtinResource('apps', 'v1', 'controllerrevisions');
 export const JOBS = builtinResource('batch', 'v1', 'jobs');
 export const CRON_JOBS = builtinResource('batch', 'v1', 'cronjobs');
+export const CERTIFICATE_SIGNING_REQUESTS = builtinResource('certificates.k8s.io', 'v1', 'certificatesigningrequests');
 export const LEASES = builtinResource('coordination.k8s.io', 'v1', 'leases');
 export const ENDPOINT_SLICES = builtinResource('discovery.k8s.io', 'v1', 'endpointslices');
 export const POD_DISRUPTION_BUDGETS = builtinResource('policy', 'v1', 'poddisruptionbudgets');

@@ -55,6 +55,15 @@ export function readyStatus(shape: NodeShape): NonNullable<Node['status']> {
 /** Create a ready node through the API. */
 export async function createReadyNode(client: Client, shape: NodeShape): Promise<NodeObject> {
   const nodes = client.resource<NodeObject>(NODES);
-  const created = await nodes.create(nodeObject(shape));
-  return nodes.updateStatus({ ...created, status: readyStatus(shape) });
+  let latest = await nodes.create(nodeObject(shape));
+  // The controller manager may change the new Node first (a not-ready taint, a podCIDR): on a
+  // conflict, post the status again on the latest version, as a kubelet would.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await nodes.updateStatus({ ...latest, status: readyStatus(shape) });
+    } catch (err) {
+      if (attempt >= 10 || (err as { status?: { code?: number } }).status?.code !== 409) throw err;
+      latest = await nodes.get(shape.name);
+    }
+  }
 }
