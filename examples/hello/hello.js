@@ -75,7 +75,7 @@ function serve() {
     log(`cannot serve on ${host}:${port}: ${e.message}`);
     process.exit(1);
   });
-  server.listen(port, host, () => log(`hello ${name}: listening on ${host}:${port}`));
+  server.listen(port, host, () => log(`hello ${name}: listening on ${host}:${server.address().port}`));
 
   const stop = (signal) => {
     if (stopping) return;
