@@ -10,7 +10,8 @@
  * and Issued (csrsigning) with a certificate the CA verifies; one with the
  * wrong O stays Pending. A node asking for its own kubelet serving
  * certificate gets it (kubelet-serving-approver); one asking in another
- * node's name does not. Each "stays Pending" is checked behind a barrier: it
+ * node's name does not. An approved kube-apiserver-client request with a
+ * server usage is marked Failed. Each "stays Pending" is checked behind a barrier: it
  * is created first, and a request created after it has been issued.
  */
 import assert from 'node:assert/strict';
@@ -151,5 +152,25 @@ describe('CSR approval and signing (e2e)', { timeout: 60_000 }, () => {
     assert.equal((await getCsr('serving-own')).status?.conditions?.[0]?.reason, 'AutoApproved');
     const other = await getCsr('serving-other');
     assert.deepEqual(other.status?.conditions ?? [], [], 'pending');
+  });
+
+  it('marks Failed an approved kube-apiserver-client CSR with a server usage instead of issuing it', async () => {
+    await createCsr(admin, 'client-server-usage', 'kubernetes.io/kube-apiserver-client', ['client auth', 'server auth'], { cn: 'alice', o: ['devs'] });
+    const csr = await getCsr('client-server-usage');
+    await admin.resource<CsrObject>(CERTIFICATE_SIGNING_REQUESTS).updateSubresource('client-server-usage', 'approval', {
+      ...csr,
+      status: { conditions: [{ type: 'Approved', status: 'True', reason: 'E2E', message: 'approved by the test' }] },
+    });
+    let failed: { reason?: string; message?: string } | undefined;
+    await waitFor(
+      async () => {
+        failed = (await getCsr('client-server-usage')).status?.conditions?.find((c) => c.type === 'Failed');
+        return failed !== undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 50, description: 'CSR client-server-usage Failed' },
+    );
+    assert.equal(failed?.reason, 'SignerValidationFailure');
+    assert.equal(failed?.message, 'invalid usage for client certificate: server auth');
+    assert.equal((await getCsr('client-server-usage')).status?.certificate, undefined);
   });
 });
