@@ -115,7 +115,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
 
   const stopAdmission = new AbortController();
   const admission = newAdmissionChain(
-    admissionPlugins.map((name) => ADMISSION_PLUGINS[name]!({ stores: registryLookup(registry), signal: stopAdmission.signal })),
+    admissionPlugins.map((name) => ADMISSION_PLUGINS[name]!({ stores: registryLookup(registry), authorizer: authorization.authorizer, signal: stopAdmission.signal })),
   );
   config.log.info({ plugins: admission.names }, 'admission plugins');
 

@@ -32,7 +32,15 @@ describe('k8ts image', () => {
     assert.equal((await run(['list', '--data-dir', dataDir])).trim().split('\n').length, 2);
   });
 
-  it('refuses to build anything but busybox', async () => {
+  it('builds the example app as localhost/hello:1.0, or under the names given', async () => {
+    const dataDir = join(root, 'data-hello');
+    assert.equal(await run(['build', 'hello', '--data-dir', dataDir]), 'localhost/hello:1.0\n');
+    assert.match(readFileSync(join(dataDir, 'images', 'localhost', 'hello', '1.0', 'bin', 'hello'), 'utf8'), /^#!\/bin\/sh\n/);
+    assert.match((await run(['list', '--data-dir', dataDir])).split('\n')[1]!, /^localhost\/hello\s+1\.0\s+[0-9a-f]{13}\s+/);
+    assert.equal(await run(['build', 'hello', '--images-dir', join(root, 'other'), '--tag', 'localhost/hello:2.0']), 'localhost/hello:2.0\n');
+  });
+
+  it('refuses to build anything but busybox and hello', async () => {
     await assert.rejects(run(['build', 'nginx', '--images-dir', join(root, 'x')]), /invalid/i);
   });
 

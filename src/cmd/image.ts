@@ -5,16 +5,20 @@
  * - Process runtime: images are local directories of executables
  *   (src/kubelet/runtime/process/images.ts). `k8ts image build busybox` makes
  *   docker.io/library/busybox:1.35 and :latest from the host's busybox
- *   (Debian's busybox-static) in --images-dir, by default <data-dir>/images.
+ *   (Debian's busybox-static) in --images-dir, by default <data-dir>/images;
+ *   `k8ts image build hello` makes localhost/hello:1.0, the example app
+ *   (examples/hello/hello.js) run by this machine's node.
  * - cri runtime (containerd): `k8ts image import --containerd-address SOCK
  *   busybox pause` builds OCI images (busybox as above; registry.k8s.io/pause:3.6
- *   from a tiny static C program) with umoci and skopeo and imports them into
+ *   from a tiny static C program; localhost/hello:1.0, the example app with this
+ *   machine's node and its shared libraries) with umoci and skopeo and imports them into
  *   containerd's k8s.io namespace with ctr (src/kubelet/runtime/cri/oci-images.ts).
  *   The archives are kept in <images-dir>/oci and reused (--rebuild to redo).
  */
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { buildBusyboxImage } from '../kubelet/runtime/process/busybox-image.js';
+import { buildHelloImage } from '../kubelet/runtime/process/hello-image.js';
 import { ProcessImageService } from '../kubelet/runtime/process/images.js';
 import { buildAndImportImages, OCI_IMAGE_NAMES, type OciImageName } from '../kubelet/runtime/cri/oci-images.js';
 
@@ -42,15 +46,22 @@ export function imageCommand(io: ImageCommandOutput = { out: process.stdout, err
   const image = new Command('image').description('build the images of the process runtime (directories of executables) and import those of containerd');
   image.addCommand(
     addImageFlags(new Command('build'))
-      .description('build an image from the host: busybox (docker.io/library/busybox:1.35 and :latest)')
-      .addArgument(new Command().createArgument('<image>', 'what to build').choices(['busybox']))
-      .addOption(new Option('--busybox <path>', 'the busybox binary to use (default: the host\'s)'))
-      .addOption(new Option('--tag <name...>', 'image names to give it (default: docker.io/library/busybox:1.35 and :latest)'))
-      .action(async (_what: string, flags: ImageFlags & { busybox?: string; tag?: string[] }) => {
+      .description('build an image from the host: busybox (docker.io/library/busybox:1.35 and :latest) or hello (localhost/hello:1.0, the example app)')
+      .addArgument(new Command().createArgument('<image>', 'what to build').choices(['busybox', 'hello']))
+      .addOption(new Option('--busybox <path>', 'busybox: the busybox binary to use (default: the host\'s)'))
+      .addOption(new Option('--tag <name...>', 'image names to give it (default: docker.io/library/busybox:1.35 and :latest; localhost/hello:1.0)'))
+      .action(async (what: 'busybox' | 'hello', flags: ImageFlags & { busybox?: string; tag?: string[] }) => {
+        const names = flags.tag !== undefined ? { names: flags.tag } : {};
+        if (what === 'hello') {
+          const built = await buildHelloImage({ imagesDir: imagesDirOf(flags), ...names });
+          for (const name of built.names) io.out.write(`${name}\n`);
+          io.err.write(`built ${built.dir} (examples/hello/hello.js on ${built.nodePath})\n`);
+          return;
+        }
         const built = await buildBusyboxImage({
           imagesDir: imagesDirOf(flags),
           ...(flags.busybox !== undefined ? { busyboxPath: flags.busybox } : {}),
-          ...(flags.tag !== undefined ? { names: flags.tag } : {}),
+          ...names,
         });
         for (const name of built.names) io.out.write(`${name}\n`);
         io.err.write(`built ${built.dir} (${built.applets} applets)\n`);
@@ -58,7 +69,7 @@ export function imageCommand(io: ImageCommandOutput = { out: process.stdout, err
   );
   image.addCommand(
     addImageFlags(new Command('import'))
-      .description('build OCI images (busybox: docker.io/library/busybox:1.35 and :latest; pause: registry.k8s.io/pause:3.6) and import them into containerd')
+      .description('build OCI images (busybox: docker.io/library/busybox:1.35 and :latest; pause: registry.k8s.io/pause:3.6; hello: localhost/hello:1.0, the example app on this machine\'s node) and import them into containerd')
       .addArgument(new Command().createArgument('<image...>', 'what to import').choices([...OCI_IMAGE_NAMES]))
       .addOption(new Option('--containerd-address <socket>', 'containerd\'s socket (its grpc address)').makeOptionMandatory())
       .addOption(new Option('--busybox <path>', 'the busybox binary to use (default: the host\'s)'))

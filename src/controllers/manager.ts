@@ -12,6 +12,7 @@
  * - stop() (SIGINT/SIGTERM) aborts the controllers and releases the Lease, so
  *   that another manager takes over at once.
  */
+import { setMaxListeners } from 'node:events';
 import type { InformerFactory } from '../client/cache/interfaces.js';
 import { LeaderElector } from '../client/leader-election/leader-elector.js';
 import type { EventRecorderFactory } from '../client/record/interface.js';
@@ -101,6 +102,8 @@ export function startControllerManager(config: ControllerManagerConfig): Control
   /** Start the selected controllers; they run until `signal` aborts. */
   const runControllers = async (signal: AbortSignal): Promise<void> => {
     leading = true;
+    // Every controller (and each of its loops) listens for this one abort: more than Node's default of 10 is expected, not a leak.
+    setMaxListeners(0, signal);
     const informers = config.newInformerFactory(config.client, { resyncPeriodMs: resyncPeriodMs(config.options.minResyncPeriodMs, config.random) });
     signal.addEventListener(
       'abort',

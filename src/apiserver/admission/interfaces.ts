@@ -18,6 +18,7 @@
 import type { KubeObject } from '../../machinery/meta.js';
 import type { UserInfo } from '../server/context.js';
 import type { StoreLookup } from '../endpoints/target.js';
+import type { Authorizer } from '../auth/authorizers/interface.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -74,6 +75,8 @@ export interface ValidatingAdmissionPlugin extends AdmissionPlugin {
 /** What plugins may use: the server's own stores (read through the watch cache; writes go through storage with compare-and-swap). */
 export interface AdmissionDependencies {
   readonly stores: StoreLookup;
+  /** The server's authorizer (upstream's WantsAuthorizer: CertificateApproval and CertificateSigning ask it); absent in unit tests. */
+  readonly authorizer?: Authorizer;
   /** Stops background work (informers, caches) the plugins started. */
   readonly signal: AbortSignal;
 }

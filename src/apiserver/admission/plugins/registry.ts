@@ -16,6 +16,9 @@ import { newLimitRanger } from './limit-ranger/limit-ranger.js';
 import { newResourceQuota } from './resource-quota/resource-quota.js';
 import { newNodeRestriction } from './node-restriction/node-restriction.js';
 import { newValidatingAdmissionPolicy } from './validating-admission-policy/plugin.js';
+import { newCertificateApproval } from './certificates/certificate-approval.js';
+import { newCertificateSigning } from './certificates/certificate-signing.js';
+import { newCertificateSubjectRestriction } from './certificates/certificate-subject-restriction.js';
 
 /** Upstream's order (kube-apiserver 1.33): webhooks, policies and ResourceQuota come last. */
 export const PLUGIN_ORDER: readonly string[] = [
@@ -95,6 +98,9 @@ export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>>
   LimitRanger: newLimitRanger,
   ResourceQuota: newResourceQuota,
   NodeRestriction: newNodeRestriction,
+  CertificateApproval: newCertificateApproval,
+  CertificateSigning: newCertificateSigning,
+  CertificateSubjectRestriction: () => newCertificateSubjectRestriction(),
 };
 
 export interface PluginSelection {

@@ -37,6 +37,11 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     clusterBinding('system:kube-scheduler', 'system:kube-scheduler', [user('system:kube-scheduler')]),
     clusterBinding('system:volume-scheduler', 'system:volume-scheduler', [user('system:kube-scheduler')]),
     clusterBinding('system:node', 'system:node', []),
+    // Upstream binds its controller roles to one service account each; k8ts's controller manager runs every controller as itself.
+    clusterBinding('system:controller:certificate-controller', 'system:controller:certificate-controller', [
+      user('system:kube-controller-manager'),
+      serviceAccount('kube-system', 'certificate-controller'),
+    ]),
     clusterBinding('system:service-account-issuer-discovery', 'system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
   ];
 }
@@ -72,7 +77,7 @@ function binding(namespace: string, name: string, roleName: string, subjects: Su
 
 export function bootstrapRoleBindings(): RoleBinding[] {
   return [
-    binding('kube-public', 'system:controller:bootstrap-signer', 'system:controller:bootstrap-signer', [serviceAccount('kube-system', 'bootstrap-signer')]),
+    binding('kube-public', 'system:controller:bootstrap-signer', 'system:controller:bootstrap-signer', [serviceAccount('kube-system', 'bootstrap-signer'), user('system:kube-controller-manager')]),
     binding('kube-system', 'system::extension-apiserver-authentication-reader', 'extension-apiserver-authentication-reader', [user('system:kube-controller-manager'), user('system:kube-scheduler')]),
     binding('kube-system', 'system::leader-locking-kube-controller-manager', 'system::leader-locking-kube-controller-manager', [
       user('system:kube-controller-manager'),
@@ -80,8 +85,8 @@ export function bootstrapRoleBindings(): RoleBinding[] {
       serviceAccount('kube-system', 'leader-election-controller'),
     ]),
     binding('kube-system', 'system::leader-locking-kube-scheduler', 'system::leader-locking-kube-scheduler', [user('system:kube-scheduler'), serviceAccount('kube-system', 'kube-scheduler')]),
-    binding('kube-system', 'system:controller:bootstrap-signer', 'system:controller:bootstrap-signer', [serviceAccount('kube-system', 'bootstrap-signer')]),
+    binding('kube-system', 'system:controller:bootstrap-signer', 'system:controller:bootstrap-signer', [serviceAccount('kube-system', 'bootstrap-signer'), user('system:kube-controller-manager')]),
     binding('kube-system', 'system:controller:cloud-provider', 'system:controller:cloud-provider', [serviceAccount('kube-system', 'cloud-provider')]),
-    binding('kube-system', 'system:controller:token-cleaner', 'system:controller:token-cleaner', [serviceAccount('kube-system', 'token-cleaner')]),
+    binding('kube-system', 'system:controller:token-cleaner', 'system:controller:token-cleaner', [serviceAccount('kube-system', 'token-cleaner'), user('system:kube-controller-manager')]),
   ];
 }

@@ -175,5 +175,14 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     clusterRole('system:certificates.k8s.io:kube-apiserver-client-kubelet-approver', [rule(['approve'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/kube-apiserver-client-kubelet'])]),
     clusterRole('system:certificates.k8s.io:kubelet-serving-approver', [rule(['approve'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/kubelet-serving'])]),
     clusterRole('system:certificates.k8s.io:legacy-unknown-approver', [rule(['approve'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/legacy-unknown'])]),
+    // Upstream's controller role of the CSR approver, signer and cleaner (controller_policy.go); bound to the controller manager (bindings.ts).
+    clusterRole('system:controller:certificate-controller', [
+      rule(['get', 'list', 'watch', 'delete'], ['certificates.k8s.io'], ['certificatesigningrequests']),
+      rule(['update'], ['certificates.k8s.io'], ['certificatesigningrequests/status', 'certificatesigningrequests/approval']),
+      rule(['approve'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/kube-apiserver-client-kubelet']),
+      rule(['sign'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/legacy-unknown', 'kubernetes.io/kube-apiserver-client', 'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving']),
+      rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+      EVENTS,
+    ]),
   ];
 }

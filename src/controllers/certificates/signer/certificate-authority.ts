@@ -10,6 +10,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { createPrivateKey, createPublicKey, KeyObject, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { checkSignature } from '../../../api/certificates/v1/certificate-request.js';
 import type { ParsedCertificateRequest } from '../csr.js';
 
 x509.cryptoProvider.set(webcrypto);
@@ -147,7 +148,11 @@ export interface SignOptions {
 
 /** Sign a request: the certificate as one PEM block. Throws when its signature does not verify or a usage is unknown. */
 export async function signCertificateRequest(ca: SigningAuthority, req: ParsedCertificateRequest, options: SignOptions): Promise<string> {
-  if (!(await req.request.verify())) throw new Error('unable to verify certificate request signature');
+  try {
+    checkSignature(req);
+  } catch (e: unknown) {
+    throw new Error(`unable to verify certificate request signature: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
   const { keyUsage, extKeyUsages } = keyUsagesOf(options.usages);
   const { notBefore, notAfter } = validityPeriod(options.now ?? new Date(), options.ttlMs, ca.notAfter);
   const names: x509.JsonGeneralName[] = [

@@ -150,7 +150,7 @@ describe('CertificateSigningRequest storage', () => {
     const conditions = [
       { type: 'Approved', status: 'True' },
       { type: 'Failed', status: 'True', lastUpdateTime: '2025-01-01T00:00:00Z', lastTransitionTime: '2025-01-01T00:00:00Z' },
-      { type: 'Custom', status: 'False' },
+      { type: 'Custom', status: 'False', lastTransitionTime: null as unknown as string },
     ];
     populateConditionTimestamps(conditions, [{ type: 'Approved', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }, { type: 'Custom', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }], now);
     assert.deepEqual(conditions, [

@@ -14,7 +14,11 @@ import { certificateSigningRequestApprovalStrategy, certificateSigningRequestSta
 
 /** spec with the requesting user's identity in place of whatever the client sent. */
 export function withRequestor(spec: CertificateSigningRequestSpec, user: UserInfo | undefined): CertificateSigningRequestSpec {
-  const { username: _u, uid: _i, groups: _g, extra: _e, ...rest } = spec;
+  const rest: CertificateSigningRequestSpec = { ...spec };
+  delete rest.username;
+  delete rest.uid;
+  delete rest.groups;
+  delete rest.extra;
   if (user === undefined) return rest;
   const extra = user.extra !== undefined && Object.keys(user.extra).length > 0 ? structuredClone(user.extra) : undefined;
   return {

@@ -101,10 +101,12 @@ function preserveConditionInstances(next: CertificateSigningRequestCondition[], 
 /** lastUpdateTime now when missing; lastTransitionTime kept from a stored condition of the same type and status, else now. */
 export function populateConditionTimestamps(next: CertificateSigningRequestCondition[], old: readonly CertificateSigningRequestCondition[], now: Date = new Date()): void {
   const stamp = formatTime(now);
+  // A zero time may come as null (Go writes a zero metav1.Time so), '' or nothing.
+  const isZero = (t: string | null | undefined): boolean => t === undefined || t === null || t === '';
   for (const c of next) {
-    if (c.lastUpdateTime === undefined || c.lastUpdateTime === '') c.lastUpdateTime = stamp;
-    if (c.lastTransitionTime === undefined || c.lastTransitionTime === '') {
-      const same = old.find((o) => o.type === c.type && o.status === c.status && o.lastTransitionTime !== undefined && o.lastTransitionTime !== '');
+    if (isZero(c.lastUpdateTime)) c.lastUpdateTime = stamp;
+    if (isZero(c.lastTransitionTime)) {
+      const same = old.find((o) => o.type === c.type && o.status === c.status && !isZero(o.lastTransitionTime));
       c.lastTransitionTime = same?.lastTransitionTime ?? stamp;
     }
   }
