@@ -59,7 +59,7 @@ describe('k8ts server and k8ts store', () => {
 
     const status = await runK8ts(['store', 'status', '--data-dir', dataDir]);
     assert.equal(status.code, 0, status.output);
-    assert.match(status.output, /configmaps: 5\b/, 'survivor and the kube-root-ca.crt of the 4 namespaces');
+    assert.match(status.output, /configmaps: 6\b/, 'survivor, the kube-root-ca.crt of the 4 namespaces and kube-public/cluster-info');
     assert.match(status.output, /namespaces: 4/);
 
     const ca = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
@@ -145,13 +145,14 @@ describe('k8ts server and k8ts store', () => {
       await etcd.stop();
     });
 
-    it('puts the same cluster on etcd with --etcd-servers', async () => {
+    it('puts the same cluster on etcd with --datastore etcd://HOST:PORT (what --etcd-servers http://HOST:PORT reads back)', async () => {
       const dataDir = join(dir, 'etcd');
-      const server = startK8ts(['server', '--data-dir', dataDir, '--secure-port', '0', '--etcd-servers', etcd.endpoint]);
+      const server = startK8ts(['server', '--data-dir', dataDir, '--secure-port', '0', '--datastore', etcd.endpoint.replace(/^http:\/\//, 'etcd://')]);
       try {
         const line = await server.waitForLine(/^export KUBECONFIG=/, 60_000);
         const kubectl = newKubectl('1.33', line.slice('export KUBECONFIG='.length));
         assert.match(await kubectl.ok('get', 'namespaces'), /kube-system\s+Active/);
+        assert.ok(server.output().includes(`store: etcd at ${etcd.endpoint}\n`), server.output());
       } finally {
         assert.equal(await server.stop(), 0);
       }

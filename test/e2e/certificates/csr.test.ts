@@ -57,7 +57,7 @@ describe('certificate signing requests and bootstrap tokens', { timeout: 120_000
     await writeFile(path, stringify({ ...config, users: config.users.map((u) => ({ name: u.name, user: { token } })) }), { mode: 0o600 });
     return path;
   }
-  async function newToken(id: string, options: { expires?: Date } = {}): Promise<{ token: BootstrapToken; kubeconfig: string; kubectl: Kubectl }> {
+  async function newToken(id: string, options: { expires?: Date; extraGroups?: string[] } = {}): Promise<{ token: BootstrapToken; kubeconfig: string; kubectl: Kubectl }> {
     const token = { id, secret: `${id}0123456789`.slice(0, 16) };
     await create(admin, cluster.kubeconfig, bootstrapTokenSecret({ token, ...options })).then((r) => assert.equal(r.code, 0, r.stderr));
     const kubeconfig = await tokenKubeconfig(id, formatBootstrapToken(token));
@@ -135,10 +135,11 @@ describe('certificate signing requests and bootstrap tokens', { timeout: 120_000
   });
 
   it('authenticates a bootstrap token as system:bootstrap:<id>, which may create a CSR once bound to system:node-bootstrapper and nothing else', async () => {
-    const { kubeconfig, kubectl } = await newToken('abcdef');
+    // Not in k8ts server's join-token group (system:bootstrappers:k8ts:default-node-token), which it binds to system:node-bootstrapper itself.
+    const { kubeconfig, kubectl } = await newToken('abcdef', { extraGroups: ['system:bootstrappers:e2e'] });
     const rows = whoami(await kubectl.ok('auth', 'whoami'));
     assert.equal(rows['Username'], 'system:bootstrap:abcdef');
-    assert.equal(rows['Groups'], '[system:bootstrappers system:bootstrappers:k8ts:default-node-token system:authenticated]');
+    assert.equal(rows['Groups'], '[system:bootstrappers system:bootstrappers:e2e system:authenticated]');
 
     const node = await makeCsr({ commonName: 'system:node:worker', organizations: ['system:nodes'] });
     const nodeCsr = csrObject('node-csr-abcdef', node.base64, { signerName: 'kubernetes.io/kube-apiserver-client-kubelet' });
