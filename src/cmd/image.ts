@@ -10,7 +10,8 @@
  *   (examples/hello/hello.js) run by this machine's node.
  * - cri runtime (containerd): `k8ts image import --containerd-address SOCK
  *   busybox pause` builds OCI images (busybox as above; registry.k8s.io/pause:3.6
- *   from a tiny static C program) with umoci and skopeo and imports them into
+ *   from a tiny static C program; localhost/hello:1.0, the example app with this
+ *   machine's node and its shared libraries) with umoci and skopeo and imports them into
  *   containerd's k8s.io namespace with ctr (src/kubelet/runtime/cri/oci-images.ts).
  *   The archives are kept in <images-dir>/oci and reused (--rebuild to redo).
  */
@@ -68,7 +69,7 @@ export function imageCommand(io: ImageCommandOutput = { out: process.stdout, err
   );
   image.addCommand(
     addImageFlags(new Command('import'))
-      .description('build OCI images (busybox: docker.io/library/busybox:1.35 and :latest; pause: registry.k8s.io/pause:3.6) and import them into containerd')
+      .description('build OCI images (busybox: docker.io/library/busybox:1.35 and :latest; pause: registry.k8s.io/pause:3.6; hello: localhost/hello:1.0, the example app on this machine\'s node) and import them into containerd')
       .addArgument(new Command().createArgument('<image...>', 'what to import').choices([...OCI_IMAGE_NAMES]))
       .addOption(new Option('--containerd-address <socket>', 'containerd\'s socket (its grpc address)').makeOptionMandatory())
       .addOption(new Option('--busybox <path>', 'the busybox binary to use (default: the host\'s)'))

@@ -9,6 +9,8 @@
  *   config): a tiny static C program (gcc -static, libc6-dev) that waits for
  *   signals, reaps orphans and exits on SIGINT/SIGTERM; user 65535 as
  *   upstream's.
+ * - hello (localhost/hello:1.0, the example app): this machine's node with its
+ *   shared libraries and examples/hello/hello.js (hello-oci-image.ts).
  *
  * Each is laid out with umoci (an OCI layout), written as a docker archive
  * with skopeo (with every name as a tag), and imported with
@@ -20,15 +22,17 @@ import { access, chmod, copyFile, mkdir, rename, rm, symlink } from 'node:fs/pro
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findHostBusybox } from '../process/busybox-image.js';
+import { buildHelloRootfs, helloInputsDigest } from './hello-oci-image.js';
 
 const run = promisify(execFile);
 
-export type OciImageName = 'busybox' | 'pause';
-export const OCI_IMAGE_NAMES: readonly OciImageName[] = ['busybox', 'pause'];
+export type OciImageName = 'busybox' | 'pause' | 'hello';
+export const OCI_IMAGE_NAMES: readonly OciImageName[] = ['busybox', 'pause', 'hello'];
 
 export const OCI_IMAGE_TAGS: Readonly<Record<OciImageName, readonly string[]>> = {
   busybox: ['docker.io/library/busybox:1.35', 'docker.io/library/busybox:latest'],
   pause: ['registry.k8s.io/pause:3.6'],
+  hello: ['localhost/hello:1.0'],
 };
 
 /** The pause process: sleeps in pause(2), reaps children, exits 0 on SIGINT/SIGTERM. */
@@ -106,7 +110,7 @@ async function tool(file: string, args: readonly string[], options: { cwd?: stri
   }
 }
 
-const PACKAGES: Readonly<Record<string, string>> = { umoci: 'umoci', skopeo: 'skopeo', gcc: 'gcc and libc6-dev', ctr: 'containerd' };
+const PACKAGES: Readonly<Record<string, string>> = { umoci: 'umoci', skopeo: 'skopeo', gcc: 'gcc and libc6-dev', ctr: 'containerd', ldd: 'libc-bin' };
 function toolError(file: string, args: readonly string[], detail: string): Error {
   const hint = PACKAGES[file] && detail === 'not found' ? ` (install ${PACKAGES[file]}: scripts/system-deps.sh)` : '';
   return new Error(`${file} ${args.join(' ')}: ${detail}${hint}`);
@@ -119,6 +123,7 @@ async function buildRootfs(image: OciImageName, dir: string, busyboxPath: string
     await tool('gcc', ['-static', '-Os', '-s', '-x', 'c', '-o', join(dir, 'pause'), '-'], { input: PAUSE_C });
     return { config: ['--config.entrypoint', '/pause', '--config.user', '65535:65535', ...arch] };
   }
+  if (image === 'hello') return { config: [...(await buildHelloRootfs(dir, tool)), ...arch] };
   const busybox = busyboxPath ?? (await findHostBusybox());
   if (!busybox) throw new Error('no busybox found on this host: install Debian\'s busybox-static (scripts/system-deps.sh)');
   await mkdir(join(dir, 'bin'), { recursive: true });
@@ -136,7 +141,8 @@ async function buildRootfs(image: OciImageName, dir: string, busyboxPath: string
 /** Builds one image into <workDir>/<image>.tar (a docker archive tagged with every name of the image). */
 export async function buildOciArchive(options: BuildOciImageOptions): Promise<BuiltOciArchive> {
   const tags = OCI_IMAGE_TAGS[options.image];
-  const archive = join(options.workDir, `${options.image}.tar`);
+  // hello's archive is named after what it is made of (the app, the node binary), so a changed app is built again.
+  const archive = join(options.workDir, options.image === 'hello' ? `hello-${await helloInputsDigest()}.tar` : `${options.image}.tar`);
   if (!options.rebuild && (await exists(archive))) return { image: options.image, archive, tags };
   const scratch = join(options.workDir, `${options.image}.building-${process.pid}`);
   await rm(scratch, { recursive: true, force: true });
