@@ -149,7 +149,10 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
       resource: 'certificatesigningrequests',
       namespaced: false,
       shortNames: ['csr'],
-      subresources: [status('certificates.k8s.io', 'v1', 'CertificateSigningRequest')],
+      subresources: [
+        { name: 'approval', kind: { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest' }, verbs: STATUS_VERBS },
+        status('certificates.k8s.io', 'v1', 'CertificateSigningRequest'),
+      ],
     },
   ]),
   ...groupVersion('coordination.k8s.io', 'v1', [{ kind: 'Lease', resource: 'leases', namespaced: true }]),

@@ -2,7 +2,7 @@
  * The API server's authentication flags, with upstream's names and defaults:
  * --anonymous-auth, --token-auth-file, --service-account-issuer,
  * --service-account-key-file, --service-account-signing-key-file,
- * --api-audiences and --oidc-*.
+ * --api-audiences, --enable-bootstrap-token-auth and --oidc-*.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { AuthenticationConfig } from '../apiserver/auth/authenticators/build.js';
@@ -14,6 +14,7 @@ export interface AuthenticationFlags {
   serviceAccountKeyFile: string[];
   serviceAccountSigningKeyFile?: string;
   apiAudiences: string[];
+  enableBootstrapTokenAuth: boolean;
   oidcIssuerUrl?: string;
   oidcClientId?: string;
   oidcUsernameClaim: string;
@@ -41,6 +42,7 @@ export function addAuthenticationFlags(command: Command): Command {
     .addOption(new Option('--service-account-key-file <path>', 'PEM keys that verify service-account tokens (repeatable; default: the signing key\'s)').default([] as string[], 'none').argParser(repeatable))
     .addOption(new Option('--service-account-signing-key-file <path>', 'private key that signs service-account tokens (default: <data-dir>/pki/sa.key, made if missing)'))
     .addOption(new Option('--api-audiences <list>', 'audiences of the API (comma-separated; default: the service-account issuers)').default([] as string[], 'the issuers').argParser(commaList))
+    .addOption(new Option('--enable-bootstrap-token-auth [bool]', 'accept bootstrap tokens (Secrets of type bootstrap.kubernetes.io/token in kube-system) for TLS bootstrap').default(false).argParser(parseBool))
     .addOption(new Option('--oidc-issuer-url <url>', 'OpenID Connect issuer (https) whose ID tokens are accepted'))
     .addOption(new Option('--oidc-client-id <id>', 'the audience OIDC ID tokens must have'))
     .addOption(new Option('--oidc-username-claim <claim>', 'the claim that names the user').default('sub'))
@@ -62,6 +64,7 @@ export function authenticationConfigFromFlags(flags: AuthenticationFlags): Authe
     serviceAccountKeyFiles: flags.serviceAccountKeyFile,
     ...(flags.serviceAccountSigningKeyFile !== undefined ? { serviceAccountSigningKeyFile: flags.serviceAccountSigningKeyFile } : {}),
     apiAudiences: flags.apiAudiences,
+    bootstrapTokenAuth: flags.enableBootstrapTokenAuth,
     ...(flags.oidcIssuerUrl !== undefined && flags.oidcClientId !== undefined
       ? {
           oidc: {

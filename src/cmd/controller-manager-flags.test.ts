@@ -100,4 +100,20 @@ describe('controller manager flags', () => {
     assert.throws(() => parse(['--secure-port=70000']), /invalid port/);
     assert.equal(parseBoolFlag('T'), true);
   });
+
+  it('map the CSR signing flags (upstream names; default duration 8760h0m0s; no files: csrsigning idle)', () => {
+    const none = controllerManagerOptionsFromFlags(parse([]));
+    assert.equal(none.clusterSigningDurationMs, 8760 * 3_600_000);
+    assert.equal(none.clusterSigningCertFile, undefined);
+    assert.equal(none.clusterSigningKeyFile, undefined);
+    const help = addControllerManagerFlags(new Command('controller-manager')).helpInformation();
+    assert.match(help, /--cluster-signing-duration <duration>.*\(default: 8760h0m0s\)/s);
+    const o = controllerManagerOptionsFromFlags(
+      parse(['--cluster-signing-cert-file=/pki/ca.crt', '--cluster-signing-key-file', '/pki/ca.key', '--cluster-signing-duration=1h30m']),
+    );
+    assert.equal(o.clusterSigningCertFile, '/pki/ca.crt');
+    assert.equal(o.clusterSigningKeyFile, '/pki/ca.key');
+    assert.equal(o.clusterSigningDurationMs, 90 * 60_000);
+    assert.throws(() => parse(['--cluster-signing-duration=soon']), /soon/);
+  });
 });

@@ -114,6 +114,9 @@ export function addControllerManagerFlags(command: Command): Command {
     .addOption(durationOption('namespace-sync-period', d.namespaceSyncPeriodMs, 'how often namespaces are resynced'))
     .addOption(durationOption('resource-quota-sync-period', d.resourceQuotaSyncPeriodMs, 'how often every quota\'s usage is recounted'))
     .addOption(new Option('--root-ca-file <path>', 'CA bundle published to every namespace as the ConfigMap kube-root-ca.crt (none: the root-ca-cert-publisher does not run)'))
+    .addOption(new Option('--cluster-signing-cert-file <path>', 'PEM CA certificate csrsigning issues certificates from (none: no certificate is issued)'))
+    .addOption(new Option('--cluster-signing-key-file <path>', 'PEM private key of the --cluster-signing-cert-file CA'))
+    .addOption(durationOption('cluster-signing-duration', d.clusterSigningDurationMs, 'the longest lifetime of a certificate csrsigning issues'))
     .addOption(
       new Option('--terminated-pod-gc-threshold <n>', 'terminated pods kept before the pod GC deletes them (0: keep all)').default(d.terminatedPodGcThreshold).argParser(nonNegativeInt),
     );
@@ -143,8 +146,11 @@ export function controllerManagerOptionsFromFlags(flags: Record<string, unknown>
     namespaceSyncPeriodMs: num('namespace-sync-period'),
     resourceQuotaSyncPeriodMs: num('resource-quota-sync-period'),
     terminatedPodGcThreshold: num('terminated-pod-gc-threshold'),
+    clusterSigningDurationMs: num('cluster-signing-duration'),
     concurrentSyncs: (name) => concurrent[name] ?? d.concurrentSyncs(name),
     ...(typeof flags.rootCaFile === 'string' ? { rootCaFile: flags.rootCaFile } : {}),
+    ...(typeof flags.clusterSigningCertFile === 'string' ? { clusterSigningCertFile: flags.clusterSigningCertFile } : {}),
+    ...(typeof flags.clusterSigningKeyFile === 'string' ? { clusterSigningKeyFile: flags.clusterSigningKeyFile } : {}),
   });
 }
 

@@ -17,7 +17,7 @@ describe('k8ts subcommands', () => {
     assert.deepEqual((await newProgram('scheduler')).commands.map((c) => c.name()), ['scheduler']);
     assert.deepEqual(
       (await newProgram()).commands.map((c) => c.name()),
-      ['server', 'apiserver', 'controller-manager', 'scheduler', 'kubelet', 'proxy', 'dns', 'store', 'image'],
+      ['server', 'agent', 'apiserver', 'controller-manager', 'scheduler', 'kubelet', 'proxy', 'dns', 'store', 'image', 'token'],
     );
   });
 });

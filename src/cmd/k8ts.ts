@@ -8,12 +8,14 @@
  * a second of CPU). Without a known subcommand (`k8ts --help`), all load.
  */
 import { Command, CommanderError } from 'commander';
+import { exitWithParent } from './supervisor.js';
 
 export const K8TS_VERSION = '0.1.0';
 
 /** Each subcommand, in the order `k8ts --help` lists them. */
 const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   server: async () => (await import('./server.js')).serverCommand(),
+  agent: async () => (await import('./agent.js')).agentCommand(),
   apiserver: async () => (await import('./apiserver.js')).apiserverCommand(),
   'controller-manager': async () => (await import('./controller-manager.js')).controllerManagerCommand(),
   scheduler: async () => (await import('./scheduler.js')).schedulerCommand(),
@@ -22,6 +24,7 @@ const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   dns: async () => (await import('./dns.js')).dnsCommand(),
   store: async () => (await import('./store.js')).storeCommand(),
   image: async () => (await import('./image.js')).imageCommand(),
+  token: async () => (await import('./token.js')).tokenCommand(),
 };
 
 /** The subcommand argv names (argv as process.argv: node, script, then the arguments), if it is one of ours. */
@@ -43,6 +46,7 @@ export async function newProgram(only?: string): Promise<Command> {
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
+  exitWithParent(); // a component of `k8ts server` or `k8ts agent` ends with it, even when it is SIGKILLed
   const program = await newProgram(subcommandOf(argv));
   program.exitOverride();
   try {

@@ -1,10 +1,18 @@
 /**
- * Runs the components of `k8ts server` as child processes of their own, each
- * logging to <data-dir>/logs/<component>.log: restarts one that crashes (with
- * a growing delay), and stops them all, gracefully, when asked.
+ * Runs the components of `k8ts server` and `k8ts agent` as child processes of
+ * their own, each logging to <data-dir>/logs/<component>.log: restarts one
+ * that crashes (with a growing delay), and stops them all, gracefully, when
+ * asked.
+ *
+ * Each child also gets a lifeline: one end of a pipe (fd 3, named by
+ * K8TS_LIFELINE_FD) whose other end only this process holds. When this
+ * process dies, even by SIGKILL, the kernel closes that end; the child sees
+ * the pipe end and stops itself as on SIGTERM ({@link exitWithParent}), so no
+ * component outlives the process that supervised it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,7 +61,16 @@ export class Supervisor {
   }
 
   private spawn(spec: ComponentSpec, log: WriteStream): ChildProcess {
-    const child = spawn(process.execPath, ['--enable-source-maps', K8TS_BIN, ...spec.args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--enable-source-maps', K8TS_BIN, ...spec.args], {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...process.env, [LIFELINE_ENV]: String(LIFELINE_FD) },
+    });
+    // Our end of the lifeline: held open, never read or written, and not keeping this process alive.
+    const lifeline = child.stdio[LIFELINE_FD];
+    if (lifeline instanceof Socket) {
+      lifeline.on('error', () => undefined);
+      lifeline.unref();
+    }
     child.stdout?.pipe(log, { end: false });
     child.stderr?.pipe(log, { end: false });
     if (child.pid !== undefined) this.events.onStart?.(spec.name, child.pid);
@@ -97,4 +114,40 @@ export class Supervisor {
       }),
     );
   }
+}
+
+/** The environment variable that names a child's lifeline fd. */
+export const LIFELINE_ENV = 'K8TS_LIFELINE_FD';
+const LIFELINE_FD = 3;
+
+/**
+ * In a supervised child (K8TS_LIFELINE_FD set): when the supervisor's end of
+ * the lifeline closes, send this process SIGTERM, so that its own shutdown
+ * runs, and exit anyway after `forceAfterMs`. Does nothing in a process
+ * nobody supervises. Removes the variable, so that this process's own
+ * children (pods) do not see it.
+ */
+export function exitWithParent(forceAfterMs = 15_000): void {
+  const value = process.env[LIFELINE_ENV];
+  delete process.env[LIFELINE_ENV];
+  const fd = Number(value);
+  if (value === undefined || !Number.isInteger(fd) || fd < 3) return;
+  let socket: Socket;
+  try {
+    socket = new Socket({ fd, readable: true, writable: false });
+  } catch {
+    return;
+  }
+  let fired = false;
+  const parentGone = (): void => {
+    if (fired) return;
+    fired = true;
+    setTimeout(() => process.exit(1), forceAfterMs).unref();
+    process.kill(process.pid, 'SIGTERM');
+  };
+  socket.on('end', parentGone);
+  socket.on('close', parentGone);
+  socket.on('error', parentGone);
+  socket.resume();
+  socket.unref();
 }

@@ -43,6 +43,12 @@ export interface ControllerManagerOptions {
   readonly terminatedPodGcThreshold: number;
   /** --root-ca-file: the CA the root-ca-cert-publisher puts in every namespace's kube-root-ca.crt (none: that controller does not start). */
   readonly rootCaFile?: string;
+  /** --cluster-signing-cert-file: the PEM CA certificate csrsigning issues certificates from (none: csrsigning stays idle). */
+  readonly clusterSigningCertFile?: string;
+  /** --cluster-signing-key-file: the PEM private key of that CA. */
+  readonly clusterSigningKeyFile?: string;
+  /** --cluster-signing-duration: the longest lifetime of an issued certificate (default 8760 h, one year). */
+  readonly clusterSigningDurationMs: number;
   /** Workers per controller: --concurrent-deployment-syncs (5), --concurrent-replicaset-syncs (5), --concurrent-gc-syncs (20), … by controller name. */
   readonly concurrentSyncs: (controllerName: string) => number;
 }

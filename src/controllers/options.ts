@@ -38,6 +38,7 @@ export function defaultControllerManagerOptions(overrides: Partial<ControllerMan
     namespaceSyncPeriodMs: 5 * 60_000,
     resourceQuotaSyncPeriodMs: 5 * 60_000,
     terminatedPodGcThreshold: 12_500,
+    clusterSigningDurationMs: 8760 * 3600_000,
     concurrentSyncs: (name) => CONCURRENT_SYNCS[name] ?? 5,
     ...overrides,
   };

@@ -4,6 +4,12 @@
  * (`src/controllers/<name>/controller.ts`); the list is assembled here.
  */
 import type { ControllerDefinition } from './context.js';
+import { bootstrapSignerController } from './bootstrap/bootstrap-signer.js';
+import { tokenCleanerController } from './bootstrap/token-cleaner.js';
+import { csrApprovingController } from './certificates/approver/controller.js';
+import { kubeletServingApproverController } from './certificates/approver/kubelet-serving-approver.js';
+import { csrCleanerController } from './certificates/cleaner/controller.js';
+import { csrSigningController } from './certificates/signer/controller.js';
 import { cronJobController } from './cronjob/controller.js';
 import { daemonSetController } from './daemonset/controller.js';
 import { deploymentController } from './deployment/controller.js';
@@ -23,7 +29,11 @@ import { statefulSetController } from './statefulset/controller.js';
 import { taintEvictionController } from './tainteviction/controller.js';
 
 export const CONTROLLERS: readonly ControllerDefinition[] = [
+  bootstrapSignerController,
   cronJobController,
+  csrApprovingController,
+  csrCleanerController,
+  csrSigningController,
   daemonSetController,
   deploymentController,
   disruptionController,
@@ -31,6 +41,7 @@ export const CONTROLLERS: readonly ControllerDefinition[] = [
   endpointSliceController,
   garbageCollectorController,
   jobController,
+  kubeletServingApproverController,
   namespaceController,
   nodeIpamController,
   nodeLifecycleController,
@@ -40,6 +51,7 @@ export const CONTROLLERS: readonly ControllerDefinition[] = [
   serviceAccountController,
   statefulSetController,
   taintEvictionController,
+  tokenCleanerController,
 ];
 
 /** The names of the definitions, sorted (for messages and help). */

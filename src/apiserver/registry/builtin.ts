@@ -14,6 +14,7 @@ import { deploymentDefinition } from './apps/deployment/storage.js';
 import { replicaSetDefinition } from './apps/replicaset/storage.js';
 import { statefulSetDefinition } from './apps/statefulset/storage.js';
 import { cronJobDefinition } from './batch/cronjob/storage.js';
+import { certificateSigningRequestDefinition } from './certificates/certificatesigningrequest/storage.js';
 import { jobDefinition } from './batch/job/storage.js';
 import { configMapTable } from './core/configmap/table.js';
 import { endpointsTable } from './core/endpoints/table.js';
@@ -118,7 +119,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['apps', 'StatefulSet', statefulSetDefinition],
     ['batch', 'CronJob', cronJobDefinition],
     ['batch', 'Job', jobDefinition],
-    ['certificates.k8s.io', 'CertificateSigningRequest', withStatus(nameIsDNSSubdomain)],
+    ['certificates.k8s.io', 'CertificateSigningRequest', certificateSigningRequestDefinition],
     ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain)],
     ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain)],
     ['events.k8s.io', 'Event', eventsV1EventDefinition],

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { KubeObject } from '../../../machinery/meta.js';
+import { bootstrapTokenSecret } from '../../../machinery/bootstrap-token.js';
 import { audienceAgnostic } from './audience-agnostic.js';
 import { prepareAuthentication } from './build.js';
 import { fakeRequest } from './testing/fake-request.js';
@@ -43,6 +44,24 @@ describe('authentication from flags', () => {
     const { user } = await auth.authenticate(fakeRequest({ headers: { authorization: 'Bearer tok' } }));
     assert.deepEqual(user, { name: 'alice', uid: '1', groups: ['system:authenticated'] });
     assert.deepEqual((await auth.tokens.authenticateToken('tok'))?.audiences, ['https://kubernetes.default.svc.cluster.local']);
+  });
+
+  it('authenticates bootstrap tokens from kube-system Secrets only with --enable-bootstrap-token-auth', async () => {
+    const token = { id: 'abcdef', secret: '0123456789abcdef' };
+    const reads: string[] = [];
+    const objects = {
+      getCached: async (group: string, version: string, resource: string, namespace: string, name: string): Promise<KubeObject | undefined> => {
+        reads.push(`${group}/${version}/${resource} ${namespace}/${name}`);
+        return bootstrapTokenSecret({ token }) as unknown as KubeObject;
+      },
+    };
+    const request = () => fakeRequest({ headers: { authorization: 'Bearer abcdef.0123456789abcdef' } });
+    const { user } = await prepareAuthentication({ bootstrapTokenAuth: true }).build(objects).authenticate(request());
+    assert.deepEqual(user, { name: 'system:bootstrap:abcdef', groups: ['system:bootstrappers', 'system:bootstrappers:k8ts:default-node-token', 'system:authenticated'] });
+    assert.deepEqual(reads, ['/v1/secrets kube-system/bootstrap-token-abcdef']);
+    // Without the flag nobody knows the token: with no token authenticator at all it is ignored (anonymous), with others it is refused.
+    assert.equal((await prepareAuthentication().build(objects).authenticate(request())).user.name, 'system:anonymous');
+    await assert.rejects(async () => prepareAuthentication({ tokenAuthFile: file('other.csv', 'tok,alice,1\n') }).build(objects).authenticate(request()), /invalid bearer token/);
   });
 
   it('turns anonymous off with --anonymous-auth=false', async () => {

@@ -1,14 +1,15 @@
 /**
  * The API server's authentication from its flags, as upstream's
  * BuiltInAuthenticationOptions builds it: client certificates; then the
- * static token file, service-account tokens and OIDC, in that order; then
- * anonymous. Everything a flag names is read at start, so a bad file stops
+ * static token file, service-account tokens, bootstrap tokens and OIDC, in
+ * that order; then anonymous. Everything a flag names is read at start, so a bad file stops
  * the server with a message saying which file and why.
  */
 import { readFileSync } from 'node:fs';
 import type { KubeObject } from '../../../machinery/meta.js';
 import type { TokenRequestOptions } from '../../registry/core/serviceaccount/token.js';
 import { audienceAgnostic } from './audience-agnostic.js';
+import { newBootstrapTokenAuthenticator } from './bootstrap-token.js';
 import type { TokenAuthenticator } from './interface.js';
 import { newOidcAuthenticator, type OidcOptions } from './oidc.js';
 import { newRequestAuthenticator, type RequestAuthenticator } from './request-authenticator.js';
@@ -31,6 +32,8 @@ export interface AuthenticationConfig {
   readonly apiAudiences?: readonly string[];
   /** --oidc-* (issuer URL and client id set). */
   readonly oidc?: Omit<OidcOptions, 'caPem'> & { readonly caFile?: string };
+  /** --enable-bootstrap-token-auth (default false): bootstrap tokens from Secrets in kube-system. */
+  readonly bootstrapTokenAuth?: boolean;
   /** Anonymous requests reach only health and version (the rule while no authorizer decides; default true). */
   readonly anonymousPublicPathsOnly?: boolean;
 }
@@ -89,6 +92,10 @@ export function prepareAuthentication(config: AuthenticationConfig = {}, onWarni
             },
           }),
         );
+      }
+      if (config.bootstrapTokenAuth === true) {
+        const bootstrapTokens = newBootstrapTokenAuthenticator({ secret: (ns, name) => objects.getCached('', 'v1', 'secrets', ns, name) });
+        tokenAuthenticators.push(audienceAgnostic(apiAudiences, bootstrapTokens));
       }
       if (oidc !== undefined) tokenAuthenticators.push(audienceAgnostic(apiAudiences, oidc));
       return newRequestAuthenticator({ tokenAuthenticators, ...(config.anonymous !== undefined ? { anonymous: config.anonymous } : {}) });
