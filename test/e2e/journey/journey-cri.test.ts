@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { containerdUnavailableReason } from '../testing/containerd.js';
+import { containerdUnavailableReason, startPrivateContainerd } from '../testing/containerd.js';
 import { newKubectl, type Kubectl } from '../testing/kubectl.js';
 import { startCriNode, type CriNode } from '../kubelet/testing/cri-node.js';
 import { writeHelloCopy } from './testing/hello-manifest.js';
@@ -32,12 +32,21 @@ describe('the journey on the cri runtime (containerd in a network namespace)', {
   let journey: Journey;
 
   before(async () => {
-    server = await startJourneyServer({ name: 'cri', agent: false, extraArgs: CRI_CLUSTER_ARGS });
+    // containerd and its images (the slow part) come up while the server starts.
+    const [started, containerd] = await Promise.allSettled([
+      startJourneyServer({ name: 'cri', agent: false, extraArgs: CRI_CLUSTER_ARGS }),
+      startPrivateContainerd({ images: ['busybox', 'pause', 'hello'] }),
+    ]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (started.status === 'rejected' || containerd.status === 'rejected') {
+      if (containerd.status === 'fulfilled') await containerd.value.stop();
+      throw started.status === 'rejected' ? started.reason : (containerd as PromiseRejectedResult).reason;
+    }
     node = await startCriNode({
       serverDataDir: server.dataDir,
       apiServerPort: server.apiServerPort,
       nodeName: NODE,
-      images: ['busybox', 'pause', 'hello'],
+      containerd: containerd.value,
       kubeletArgs: KUBELET_TIMERS,
       serviceClusterIPRange: '10.96.0.0/12',
       proxyArgs: ['--proxy-mode', 'iptables', '--cluster-cidr', '10.244.0.0/16', '--min-sync-period=100ms'],
@@ -47,7 +56,7 @@ describe('the journey on the cri runtime (containerd in a network namespace)', {
     await kubectl.ok('wait', '--for=condition=Ready', `node/${NODE}`, '--timeout=90s');
     await kubectl.ok('wait', '--for=create', 'serviceaccount/default', '--timeout=60s');
     const manifest = join(server.root, 'hello.yaml');
-    const names = await writeHelloCopy({ path: manifest, tolerationSeconds: 2 });
+    const names = await writeHelloCopy({ path: manifest });
     client = netnsServiceClient(node.netns);
     journey = new Journey({ kubectl, manifest, ...names, auditLog: server.auditLog, client, print: (line) => console.log(line) });
     await journey.watch();

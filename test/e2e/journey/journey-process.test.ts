@@ -1,7 +1,9 @@
 /**
  * The journey of issue 10 on the process runtime: real kubectl against
  * `k8ts server` (started as the README says, timers shortened through flags)
- * and a second node on this machine at 127.0.0.2, following `kubectl apply -f
+ * and a second node at 127.0.0.2 with its own data directory and no proxy
+ * (testing/journey-cluster.ts: a bare kubelet until `k8ts server` prints a
+ * join command for `k8ts agent`), following `kubectl apply -f
  * examples/hello.yaml` from the API server to a running, reachable,
  * self-healing app (testing/journey-steps.ts has the steps and their checks):
  * 1. apply: each pod created → scheduled (across both nodes) → running →
@@ -26,7 +28,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { newKubectl, type Kubectl } from '../testing/kubectl.js';
 import { writeHelloCopy } from './testing/hello-manifest.js';
-import { buildProcessImage, startJourneyServer, startSecondNode, STATUS_PERIOD_MS, type JourneyServer, type SecondNode } from './testing/journey-cluster.js';
+import { buildProcessImage, startJourneyServer, startSecondNode, STATUS_PERIOD_MS, type JourneyServer, type AgentNode } from './testing/journey-cluster.js';
 import { Journey, isReady } from './testing/journey-steps.js';
 import { hostServiceClient } from './testing/service-client.js';
 
@@ -37,7 +39,7 @@ const TOLERATION_SECONDS = 2;
 
 describe('the journey on the process runtime: kubectl apply to a running, reachable, self-healing app', { timeout: 180_000 }, () => {
   let server: JourneyServer;
-  let agent: SecondNode;
+  let agent: AgentNode;
   let kubectl: Kubectl;
   let journey: Journey;
 

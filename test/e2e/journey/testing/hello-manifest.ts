@@ -16,8 +16,8 @@ export const NODE_FAILURE_TAINTS = ['node.kubernetes.io/not-ready', 'node.kubern
 export interface HelloCopyOptions {
   /** Where to write the copy. */
   readonly path: string;
-  /** tolerationSeconds of the not-ready and unreachable NoExecute taints. */
-  readonly tolerationSeconds: number;
+  /** tolerationSeconds of the not-ready and unreachable NoExecute taints (default: the manifest's own tolerations). */
+  readonly tolerationSeconds?: number;
   readonly replicas?: number;
 }
 
@@ -34,10 +34,10 @@ export async function writeHelloCopy(options: HelloCopyOptions): Promise<{ deplo
   const service = docs.find((d) => d.kind === 'Service');
   if (deployment?.spec?.template?.spec === undefined || service?.metadata?.name === undefined) throw new Error(`${HELLO_MANIFEST} has no Deployment with a pod template, or no Service`);
   const podSpec = deployment.spec.template.spec;
-  podSpec.tolerations = [
-    ...(podSpec.tolerations ?? []),
-    ...NODE_FAILURE_TAINTS.map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: options.tolerationSeconds })),
-  ];
+  const seconds = options.tolerationSeconds;
+  if (seconds !== undefined) {
+    podSpec.tolerations = [...(podSpec.tolerations ?? []), ...NODE_FAILURE_TAINTS.map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds }))];
+  }
   if (options.replicas !== undefined) deployment.spec.replicas = options.replicas;
   await writeFile(options.path, docs.map((d) => stringify(d)).join('---\n'));
   return { deployment: deployment.metadata?.name ?? 'hello', service: service.metadata.name, replicas: deployment.spec.replicas ?? 1 };

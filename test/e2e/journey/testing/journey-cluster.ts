@@ -1,7 +1,7 @@
 /**
  * The cluster of the journey: `k8ts server` started as the README says, with
  * short timers through its pass-through flags, and (for the process runtime)
- * a second node on the same machine at 127.0.0.2. Every timer the journey
+ * a second node joined with `k8ts agent` on the same machine at 127.0.0.2. Every timer the journey
  * depends on is named here once, so that the test's waits can be reasoned
  * about:
  * - the kubelets post their status every STATUS_PERIOD_MS and renew their
@@ -24,7 +24,7 @@ import { runK8ts, startK8ts, type K8tsProcess } from '../../testing/k8ts-process
 
 export const STATUS_PERIOD_MS = 500;
 export const LEASE_SECONDS = 2;
-export const NODE_MONITOR_GRACE_MS = 3000;
+export const NODE_MONITOR_GRACE_MS = 5000;
 
 /** Kubelet flags of every node of the journey. */
 export const KUBELET_TIMERS = [
@@ -106,7 +106,7 @@ export async function startJourneyServer(options: JourneyServerOptions): Promise
   }
 }
 
-export interface SecondNode {
+export interface AgentNode {
   readonly nodeName: string;
   readonly nodeIP: string;
   readonly dataDir: string;
@@ -121,10 +121,13 @@ export interface SecondNode {
  * A second node of the process runtime on this machine, at 127.0.0.2 with a
  * data directory of its own.
  *
- * PLACEHOLDER until `k8ts agent` lands: a bare `k8ts kubelet` with a client
- * and a serving certificate issued from the server's CA (as cri-node.ts does).
+ * PLACEHOLDER until `k8ts server` publishes what a join needs (cluster-info,
+ * the join token and its command line, bootstrap-token authentication; the
+ * agent branch): a bare `k8ts kubelet` with a client and a serving certificate
+ * issued from the server's CA (as cri-node.ts does). startAgentNode below is
+ * the real thing, to use then.
  */
-export async function startSecondNode(server: JourneyServer, options: { readonly nodeName: string; readonly nodeIP?: string }): Promise<SecondNode> {
+export async function startSecondNode(server: JourneyServer, options: { readonly nodeName: string; readonly nodeIP?: string }): Promise<AgentNode> {
   const nodeIP = options.nodeIP ?? '127.0.0.2';
   const dataDir = join(server.root, `node-${options.nodeName}`);
   await mkdir(dataDir, { recursive: true });
@@ -152,6 +155,47 @@ export async function startSecondNode(server: JourneyServer, options: { readonly
     await killNodeContainers(join(dataDir, 'kubelet'));
   };
   return { nodeName: options.nodeName, nodeIP, dataDir, process: () => current, restart, stop };
+}
+
+/** The join command `k8ts server` prints: `k8ts agent --server URL --token T --ca-cert-hash sha256:H`. */
+export const JOIN_COMMAND = /k8ts agent --server (\S+) --token (\S+) --ca-cert-hash (sha256:[0-9a-f]{64})/;
+
+/**
+ * `k8ts agent` joined with the command the server printed (TLS bootstrap: the
+ * bootstrap token, the CA pinned by its hash), at `nodeIP` with a data
+ * directory of its own and no proxy (the server's userspace proxy owns the
+ * Service addresses on this machine). Its kubelet is its child and dies with it.
+ */
+export async function startAgentNode(server: JourneyServer, options: { readonly nodeName: string; readonly nodeIP?: string }): Promise<AgentNode> {
+  const nodeIP = options.nodeIP ?? '127.0.0.2';
+  const dataDir = join(server.root, `agent-${options.nodeName}`);
+  const join_ = JOIN_COMMAND.exec(await server.server.waitForLine(JOIN_COMMAND, 60_000))!;
+  const args = [
+    'agent',
+    '--server', join_[1]!,
+    '--token', join_[2]!,
+    '--ca-cert-hash', join_[3]!,
+    '--data-dir', dataDir,
+    '--node-name', options.nodeName,
+    '--node-ip', nodeIP,
+    '--disable-proxy',
+    ...KUBELET_TIMERS.map((flag) => `--kubelet-arg=${flag}`),
+  ];
+  let current = startK8ts(args);
+  const stop = async (): Promise<void> => {
+    await current.stop();
+    await killNodeContainers(join(dataDir, 'kubelet'));
+  };
+  return {
+    nodeName: options.nodeName,
+    nodeIP,
+    dataDir,
+    process: () => current,
+    restart: async () => {
+      current = startK8ts(args);
+    },
+    stop,
+  };
 }
 
 /** Build a process-runtime image into a data directory (`k8ts image build NAME --data-dir DIR`). */

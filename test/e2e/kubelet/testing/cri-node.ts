@@ -38,6 +38,11 @@ export interface CriNodeOptions {
   /** Images to build and import into the node's containerd (default: busybox and pause). */
   readonly images?: readonly OciImageName[];
   /**
+   * A containerd already started with pod networks (startPrivateContainerd), e.g. while the server was starting: the
+   * node takes it over (stop() stops it). Default: the node starts its own.
+   */
+  readonly containerd?: PrivateContainerd;
+  /**
    * Run `k8ts proxy` in the node's namespace too, with the server's proxy identity (<server-data-dir>/pki/proxy.kubeconfig),
    * --hostname-override the node's name and these flags (e.g. --proxy-mode iptables).
    */
@@ -104,7 +109,7 @@ export async function startCriNode(options: CriNodeOptions): Promise<CriNode> {
   const dir = await mkdtemp(join(tmpdir(), `k8ts-cri-node-`));
   const rootDir = join(dir, 'kubelet');
   await mkdir(rootDir, { recursive: true });
-  let containerd: PrivateContainerd | undefined;
+  let containerd: PrivateContainerd | undefined = options.containerd;
   let link: NetnsLink | undefined;
   let current: K8tsProcess | undefined;
   let proxy: K8tsProcess | undefined;
@@ -126,7 +131,7 @@ export async function startCriNode(options: CriNodeOptions): Promise<CriNode> {
     if (problems.length > 0) throw new AggregateError(problems, `stopping the cri node ${options.nodeName}`);
   };
   try {
-    containerd = await startPrivateContainerd(options.images !== undefined ? { images: options.images } : {});
+    containerd ??= await startPrivateContainerd(options.images !== undefined ? { images: options.images } : {});
     const netns = containerd.netns!;
     const nodeIP = randomLoopbackAddress();
     const kubeletPort = await freePort(nodeIP);
