@@ -4,7 +4,7 @@ import { admissionArgs, auditArgs, controllerManagerArgs, describeKubeletRuntime
 
 describe('k8ts server: the controller manager command line', () => {
   it('passes the cluster CA as --root-ca-file, so the root-ca-cert-publisher runs', () => {
-    assert.deepEqual(controllerManagerArgs({ clusterCidr: '10.244.0.0/16', controllerManagerArg: ['--v=2'] }, '/d/pki/cm.kubeconfig', 40_002, '/d/pki/ca.crt'), [
+    assert.deepEqual(controllerManagerArgs({ clusterCidr: '10.244.0.0/16', controllerManagerArg: ['--v=2'] }, '/d/pki/cm.kubeconfig', 40_002, '/d/pki/ca.crt', '/d/pki/ca.key'), [
       'controller-manager',
       '--kubeconfig',
       '/d/pki/cm.kubeconfig',
@@ -14,8 +14,22 @@ describe('k8ts server: the controller manager command line', () => {
       '10.244.0.0/16',
       '--root-ca-file',
       '/d/pki/ca.crt',
+      '--cluster-signing-cert-file',
+      '/d/pki/ca.crt',
+      '--cluster-signing-key-file',
+      '/d/pki/ca.key',
+      '--controllers',
+      '*,bootstrapsigner,tokencleaner',
       '--v=2',
     ]);
+  });
+
+  it('leaves the controller list to a pass-through --controllers', () => {
+    for (const own of [['--controllers=*,-nodeipam'], ['--controllers', 'deployment']]) {
+      const args = controllerManagerArgs({ clusterCidr: '10.244.0.0/16', controllerManagerArg: own }, '/k', 1, '/ca.crt', '/ca.key');
+      assert.equal(args.filter((a) => a.startsWith('--controllers')).length, 1);
+      assert.ok(!args.includes('*,bootstrapsigner,tokencleaner'));
+    }
   });
 });
 
@@ -111,5 +125,42 @@ describe('k8ts server: the kubelet command line', () => {
     assert.match(describeKubeletRuntime([]), /^process runtime \(no containerd socket configured\): containers are host processes/);
     assert.equal(describeKubeletRuntime(['--container-runtime=cri']), 'cri runtime');
     assert.equal(describeKubeletRuntime(['--container-runtime', 'sim']), 'sim runtime');
+  });
+});
+
+describe('k8ts server: what joining nodes need', () => {
+  it('publishes cluster-info, the join RBAC and a join token, and reuses the token on the next start', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { newFakeClient } = await import('../client/testing/fake-client.js');
+    const { CONFIG_MAPS } = await import('../client/rest/resources.js');
+    const { newCertificateAuthority } = await import('./pki/certificates.js');
+    const { parseClusterInfo } = await import('./join/cluster-info.js');
+    const { publishJoinInfo } = await import('./server.js');
+    const dir = await mkdtemp(join(tmpdir(), 'k8ts-publish-'));
+    try {
+      const client = newFakeClient();
+      const ca = await newCertificateAuthority();
+      const o = { dataDir: dir, serverUrl: 'https://127.0.0.1:6443', caPem: ca.certPem, cancelled: () => false };
+      const first = await publishJoinInfo(client, o);
+      assert.equal(first?.reused, false);
+      assert.deepEqual(parseClusterInfo(await client.resource(CONFIG_MAPS).get('cluster-info', { namespace: 'kube-public' })), { server: 'https://127.0.0.1:6443', caPem: ca.certPem });
+      const second = await publishJoinInfo(client, o);
+      assert.equal(second?.reused, true);
+      assert.deepEqual(second?.token, first?.token);
+      assert.equal(await publishJoinInfo(client, { ...o, cancelled: () => true }), undefined);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives up with a clear error after its deadline', async () => {
+    const { newFakeClient } = await import('../client/testing/fake-client.js');
+    const { StatusError } = await import('../machinery/status.js');
+    const { publishJoinInfo } = await import('./server.js');
+    const client = newFakeClient();
+    client.injectError('create', 'configmaps', new StatusError({ code: 500, reason: 'InternalError', message: 'boom' }), 1000);
+    await assert.rejects(publishJoinInfo(client, { dataDir: '/nonexistent', serverUrl: 'https://h:1', caPem: '', cancelled: () => false, retryMs: 5, timeoutMs: 50 }), /could not publish the join information: boom/);
   });
 });

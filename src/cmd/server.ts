@@ -19,11 +19,19 @@ import { newHttpClient } from '../client/rest/http-client.js';
 import { restConfigFromKubeconfig } from '../client/rest/kubeconfig.js';
 import { NODES } from '../client/rest/resources.js';
 import { defaultImagesDir } from './image.js';
-import { durationFlag } from './go-duration.js';
+import { durationFlag, formatDurationMs } from './go-duration.js';
 import { describeStorage } from '../storage/open-storage.js';
 import { DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP, portIsFree } from './network-defaults.js';
 import { ensureClusterPki } from './pki/cluster-pki.js';
-import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
+import { addStorageFlags, etcdServersFromFlags, storageConfigFromFlags, type StorageFlags } from './storage-flags.js';
+import { caCertHash, CLUSTER_INFO_NAMESPACE, formatBootstrapToken } from '../machinery/bootstrap-token.js';
+import type { Client } from '../client/rest/interface.js';
+import { CONFIG_MAPS } from '../client/rest/resources.js';
+import { clusterInfoConfigMap } from './join/cluster-info.js';
+import { formatJoinCommand } from './join/join-command.js';
+import { ensureJoinRbac, ensureObject } from './join/join-rbac.js';
+import { ensureServerJoinToken, type JoinTokenInfo } from './join/join-token.js';
+import { waitForNodeReady } from './join/node-ready.js';
 import { ensureAuditPolicyFile } from './audit-policy-file.js';
 import { Supervisor } from './supervisor.js';
 import { parsePort } from './port-flag.js';
@@ -46,6 +54,7 @@ interface ServerFlags extends StorageFlags {
   proxyArg: string[];
   clusterDnsPort?: number;
   clusterDomain: string;
+  nodeReadyTimeout: number;
 }
 
 /** The API server's --authorization-mode in `k8ts server`, as upstream clusters run it: kubelets by the Node authorizer, everyone else by RBAC. */
@@ -103,6 +112,9 @@ export function serverCommand(): Command {
     )
     .addOption(new Option('--cluster-dns-port <port>', 'port of the cluster DNS (k8ts dns) on the node IP, UDP and TCP (default: a free one; 53 needs root)').argParser(parsePort))
     .addOption(new Option('--cluster-domain <domain>', 'the cluster DNS domain (passed to k8ts dns and the kubelet)').default(DEFAULT_CLUSTER_DOMAIN))
+    .addOption(
+      new Option('--node-ready-timeout <duration>', 'how long the progress display waits for this node to be Ready before it goes on').default(30_000, '30s').argParser((value: string) => durationFlag(value)),
+    )
     .addOption(new Option('--disable-agent', 'run no kubelet and no proxy: this machine is no node of the cluster (as k3s\'s --disable-agent)').default(false))
     .addOption(new Option('--disable-proxy', 'run no kube-proxy (a second node on this machine: only one userspace proxy can own the Service addresses)').default(false))
     .addOption(
@@ -133,6 +145,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
     throw new Error(`port ${port} is already in use: stop what holds it, or pass --secure-port 0 to pick a free port`);
   }
   const serverUrl = `https://${flags.nodeIp}:${port}`;
+  const etcdServers = etcdServersFromFlags(flags); // refuse --datastore with --etcd-servers before starting anything
   out(`k8ts server: data directory ${dataDir}`);
   // The kubelet's default node name (upstream's: the host name, lower-cased); its certificate names system:node:<it>.
   const nodeName = hostname().toLowerCase();
@@ -158,7 +171,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
     dataDir,
     '--etcd-prefix',
     flags.etcdPrefix,
-    ...(flags.etcdServers !== undefined ? ['--etcd-servers', flags.etcdServers] : []),
+    ...(etcdServers !== undefined ? ['--etcd-servers', etcdServers.join(',')] : []),
   ];
   supervisor.start({
     name: 'apiserver',
@@ -190,6 +203,8 @@ async function runServer(flags: ServerFlags): Promise<void> {
       pki.serviceAccountKey.privateKey,
       '--authorization-mode',
       flags.authorizationMode,
+      // Joining nodes authenticate with bootstrap tokens (k8ts token create; `k8ts agent --token`).
+      '--enable-bootstrap-token-auth',
       ...admissionArgs(flags.apiserverArg),
       ...auditArgs(flags, dataDir),
       ...flags.apiserverArg,
@@ -210,7 +225,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
   if (ready) {
     out(`api server: ready at ${serverUrl} (log: ${join(dataDir, 'logs', 'apiserver.log')})`);
     const controllerManagerPort = await freePort();
-    supervisor.start({ name: 'controller-manager', args: controllerManagerArgs(flags, pki.kubeconfigs.controllerManager, controllerManagerPort, pki.caCert) });
+    supervisor.start({ name: 'controller-manager', args: controllerManagerArgs(flags, pki.kubeconfigs.controllerManager, controllerManagerPort, pki.caCert, pki.caKey) });
     out(`controller-manager: /healthz and /metrics on http://127.0.0.1:${controllerManagerPort} (log: ${join(dataDir, 'logs', 'controller-manager.log')})`);
     const scheduler = schedulerArgs(flags, pki.kubeconfigs.scheduler, await freePort());
     supervisor.start({ name: 'scheduler', args: scheduler.args });
@@ -244,14 +259,63 @@ async function runServer(flags: ServerFlags): Promise<void> {
         out(`proxy: node ${nodeName}, userspace on ${flags.nodeIp}; /metrics on http://127.0.0.1:${metricsPort} (log: ${join(dataDir, 'logs', 'proxy.log')})`);
       }
     }
-    out('');
-    out(`export KUBECONFIG=${pki.adminKubeconfig}`);
-    out('kubectl get namespaces');
+    const admin = newHttpClient(restConfigFromKubeconfig(pki.adminKubeconfig, { userAgent: 'k8ts-server' }));
+    try {
+      const joinToken = await publishJoinInfo(admin, { dataDir, serverUrl, caPem: readFileSync(pki.caCert, 'utf8'), cancelled: () => stopping }).catch((e: unknown) => {
+        out(`join: ${e instanceof Error ? e.message : String(e)} (nodes cannot join until the next start)`);
+        return undefined;
+      });
+      if (joinToken !== undefined) {
+        out(`join: cluster-info published in ${CLUSTER_INFO_NAMESPACE}; join token ${joinToken.token.id} ${joinToken.reused ? 'reused' : 'made'}, ${joinToken.expires === undefined ? 'never expires' : `expires ${joinToken.expires.toISOString()}`}`);
+      }
+      if (!flags.disableAgent && !stopping) {
+        const result = await waitForNodeReady(admin, nodeName, { timeoutMs: flags.nodeReadyTimeout, cancelled: () => stopping });
+        if (result === 'ready') out(`node: ${nodeName} Ready`);
+        else if (result === 'timeout') out(`node: ${nodeName} not Ready after ${formatDurationMs(flags.nodeReadyTimeout)} (see ${join(dataDir, 'logs', 'kubelet.log')})`);
+      }
+      if (!stopping) {
+        out('');
+        out(`export KUBECONFIG=${pki.adminKubeconfig}`);
+        out('kubectl get namespaces');
+        out('kubectl get nodes');
+        if (joinToken !== undefined) {
+          out(`join another node with (k8ts token create --print-join-command makes more tokens):`);
+          out(formatJoinCommand({ server: serverUrl, token: formatBootstrapToken(joinToken.token), caCertHash: caCertHash(readFileSync(pki.caCert, 'utf8')) }));
+        }
+      }
+    } finally {
+      admin.close();
+    }
   }
   await stopped;
   out('stopping…');
   await supervisor.stop();
   out('stopped');
+}
+
+/**
+ * What joining nodes need from the cluster, written with the admin identity
+ * once the API server is ready: kube-public/cluster-info (the server URL and
+ * CA, no user), the join RBAC (join/join-rbac.ts) and the server's join
+ * token. Retries until it succeeds (a namespace may not exist yet just after
+ * the first start); undefined when stopped first.
+ */
+export async function publishJoinInfo(
+  client: Client,
+  o: { readonly dataDir: string; readonly serverUrl: string; readonly caPem: string; readonly cancelled: () => boolean; readonly retryMs?: number; readonly timeoutMs?: number },
+): Promise<(JoinTokenInfo & { reused: boolean }) | undefined> {
+  const deadline = Date.now() + (o.timeoutMs ?? 60_000);
+  while (!o.cancelled()) {
+    try {
+      await ensureObject(client, CONFIG_MAPS, clusterInfoConfigMap({ server: o.serverUrl, caPem: o.caPem }));
+      await ensureJoinRbac(client);
+      return await ensureServerJoinToken(client, o.dataDir);
+    } catch (e: unknown) {
+      if (Date.now() > deadline) throw new Error(`could not publish the join information: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      await new Promise((r) => setTimeout(r, o.retryMs ?? 250));
+    }
+  }
+  return undefined;
 }
 
 /** The label of the server's own node (DESIGN §5: it runs workloads, with no control-plane taint, as k3s). */
@@ -356,7 +420,9 @@ export function controllerManagerArgs(
   kubeconfig: string,
   port: number,
   caCert: string,
+  caKey: string,
 ): string[] {
+  const ownControllers = flags.controllerManagerArg.some((arg) => /^--controllers(=|$)/.test(arg));
   return [
     'controller-manager',
     '--kubeconfig',
@@ -367,6 +433,13 @@ export function controllerManagerArgs(
     flags.clusterCidr,
     '--root-ca-file',
     caCert,
+    // The CSR signer issues joining nodes' certificates from the cluster CA; as kubeadm, the bootstrap signer signs
+    // cluster-info with each join token and the token cleaner removes expired tokens (both off by default upstream).
+    '--cluster-signing-cert-file',
+    caCert,
+    '--cluster-signing-key-file',
+    caKey,
+    ...(ownControllers ? [] : ['--controllers', '*,bootstrapsigner,tokencleaner']),
     ...(flags.nodeMonitorGracePeriod !== undefined ? ['--node-monitor-grace-period', flags.nodeMonitorGracePeriod] : []),
     ...flags.controllerManagerArg,
   ];

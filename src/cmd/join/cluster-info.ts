@@ -16,7 +16,7 @@ export interface ClusterInfo {
 }
 
 export interface ConfigMapLike {
-  readonly metadata?: { readonly name?: string; readonly namespace?: string };
+  readonly metadata?: { readonly name?: string | undefined; readonly namespace?: string | undefined };
   readonly data?: Readonly<Record<string, string>>;
 }
 

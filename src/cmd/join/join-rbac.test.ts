@@ -42,3 +42,20 @@ describe('the RBAC of joining nodes', () => {
     }
   });
 });
+
+describe('ensureObject on a ConfigMap', () => {
+  it("keeps keys it does not own (cluster-info's signatures) and changes only its own", async () => {
+    const { CONFIG_MAPS } = await import('../../client/rest/resources.js');
+    const { ensureObject } = await import('./join-rbac.js');
+    const client = newFakeClient();
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info', namespace: 'kube-public' }, data: { kubeconfig: 'a' } };
+    await ensureObject(client, CONFIG_MAPS, cm);
+    const stored = await client.resource(CONFIG_MAPS).get('cluster-info', { namespace: 'kube-public' });
+    await client.resource(CONFIG_MAPS).update({ ...stored, data: { kubeconfig: 'a', 'jws-kubeconfig-abcdef': 'sig' } });
+    client.clearActions();
+    await ensureObject(client, CONFIG_MAPS, cm);
+    assert.deepEqual(client.actionsOf('update'), []);
+    await ensureObject(client, CONFIG_MAPS, { ...cm, data: { kubeconfig: 'b' } });
+    assert.deepEqual((await client.resource(CONFIG_MAPS).get('cluster-info', { namespace: 'kube-public' }))['data'], { kubeconfig: 'b', 'jws-kubeconfig-abcdef': 'sig' });
+  });
+});

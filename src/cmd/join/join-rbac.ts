@@ -89,8 +89,11 @@ export async function ensureObject(client: Client, ref: ResourceRef, object: Kub
     if (!isAlreadyExists(e)) throw e;
   }
   const existing = await resource.get(name, where);
-  const fields = ['rules', 'roleRef', 'subjects', 'data'].filter((f) => object[f] !== undefined);
-  if (fields.every((f) => JSON.stringify(existing[f]) === JSON.stringify(object[f]))) return;
+  // A ConfigMap's other keys are kept (cluster-info's jws-kubeconfig-<id> signatures belong to the bootstrap signer).
+  const data = object['data'] as Record<string, string> | undefined;
+  const wanted: KubeObject = data === undefined ? object : { ...object, data: { ...(existing['data'] as Record<string, string> | undefined), ...data } };
+  const fields = ['rules', 'roleRef', 'subjects', 'data'].filter((f) => wanted[f] !== undefined);
+  if (fields.every((f) => JSON.stringify(existing[f]) === JSON.stringify(wanted[f]))) return;
   if (object['roleRef'] !== undefined && JSON.stringify(existing['roleRef']) !== JSON.stringify(object['roleRef'])) {
     try {
       await resource.delete(name, where);
@@ -101,6 +104,6 @@ export async function ensureObject(client: Client, ref: ResourceRef, object: Kub
     return;
   }
   const next: KubeObject = { ...existing };
-  for (const f of fields) next[f] = object[f];
+  for (const f of fields) next[f] = wanted[f];
   await resource.update(next);
 }
