@@ -1,9 +1,8 @@
 /**
  * The journey of issue 10 on the process runtime: real kubectl against
  * `k8ts server` (started as the README says, timers shortened through flags)
- * and a second node at 127.0.0.2 with its own data directory and no proxy
- * (testing/journey-cluster.ts: a bare kubelet until `k8ts server` prints a
- * join command for `k8ts agent`), following `kubectl apply -f
+ * and one `k8ts agent` joined with the command the server printed (its own
+ * node at 127.0.0.2, its own data directory, no proxy), following `kubectl apply -f
  * examples/hello.yaml` from the API server to a running, reachable,
  * self-healing app (testing/journey-steps.ts has the steps and their checks):
  * 1. apply: each pod created → scheduled (across both nodes) → running →
@@ -15,7 +14,7 @@
  * 5. liveness fails: restarted, RESTARTS counts up;
  * 6. the API server stopped (SIGSTOP) for longer than the status period: the
  *    pods keep serving; after SIGCONT everything catches up;
- * 7. the second node killed (SIGKILL): NotReady, its pods evicted after the
+ * 7. the agent killed (SIGKILL; its kubelet dies with it): NotReady, its pods evicted after the
  *    copy's 2 s tolerations and recreated on the other node (then it comes
  *    back and finishes the evicted pods' deletion);
  * 8. rollout restart and set env roll through, never fewer ready endpoints
@@ -28,7 +27,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { newKubectl, type Kubectl } from '../testing/kubectl.js';
 import { writeHelloCopy } from './testing/hello-manifest.js';
-import { buildProcessImage, startJourneyServer, startSecondNode, STATUS_PERIOD_MS, type JourneyServer, type AgentNode } from './testing/journey-cluster.js';
+import { buildProcessImage, startJourneyServer, startAgentNode, STATUS_PERIOD_MS, type JourneyServer, type AgentNode } from './testing/journey-cluster.js';
 import { Journey, isReady } from './testing/journey-steps.js';
 import { hostServiceClient } from './testing/service-client.js';
 
@@ -45,7 +44,7 @@ describe('the journey on the process runtime: kubectl apply to a running, reacha
 
   before(async () => {
     server = await startJourneyServer({ name: 'process' });
-    agent = await startSecondNode(server, { nodeName: AGENT_NODE });
+    agent = await startAgentNode(server, { nodeName: AGENT_NODE });
     await Promise.all([buildProcessImage('hello', server.dataDir), buildProcessImage('hello', agent.dataDir)]);
     kubectl = newKubectl('1.32', server.kubeconfig);
     for (const node of [SERVER_NODE, AGENT_NODE]) {

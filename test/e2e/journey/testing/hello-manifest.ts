@@ -19,12 +19,17 @@ export interface HelloCopyOptions {
   /** tolerationSeconds of the not-ready and unreachable NoExecute taints (default: the manifest's own tolerations). */
   readonly tolerationSeconds?: number;
   readonly replicas?: number;
+  /**
+   * Let the liveness probe fail this many times in a row before a restart (the bench: 30 pods starting at once on a
+   * loaded machine may take longer to listen than the manifest's 2 × 2 s, and each restart would make it worse).
+   */
+  readonly livenessFailureThreshold?: number;
 }
 
 interface Manifest {
   kind?: string;
   metadata?: { name?: string };
-  spec?: { replicas?: number; template?: { spec?: { tolerations?: unknown[] } } };
+  spec?: { replicas?: number; template?: { spec?: { tolerations?: unknown[]; containers?: Array<{ livenessProbe?: { failureThreshold?: number } }> } } };
 }
 
 /** Write the copy; resolves with its Deployment's and Service's names. */
@@ -39,6 +44,9 @@ export async function writeHelloCopy(options: HelloCopyOptions): Promise<{ deplo
     podSpec.tolerations = [...(podSpec.tolerations ?? []), ...NODE_FAILURE_TAINTS.map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds }))];
   }
   if (options.replicas !== undefined) deployment.spec.replicas = options.replicas;
+  if (options.livenessFailureThreshold !== undefined) {
+    for (const c of podSpec.containers ?? []) if (c.livenessProbe !== undefined) c.livenessProbe.failureThreshold = options.livenessFailureThreshold;
+  }
   await writeFile(options.path, docs.map((d) => stringify(d)).join('---\n'));
   return { deployment: deployment.metadata?.name ?? 'hello', service: service.metadata.name, replicas: deployment.spec.replicas ?? 1 };
 }

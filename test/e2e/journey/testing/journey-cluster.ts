@@ -12,13 +12,11 @@
  * - the proxies sync at most every 100 ms;
  * - a crashing or killed container is restarted after 1 s, then 2 s.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { restConfigFromKubeconfig } from '../../../../src/client/rest/kubeconfig.js';
-import { freePort } from '../../../../src/cmd/network-defaults.js';
 import { killNodeContainers } from '../../kubelet/testing/agent-containers.js';
-import { issueNodeCredentials } from '../../kubelet/testing/cri-node.js';
 import { componentPid } from '../../kubelet/testing/node-processes.js';
 import { runK8ts, startK8ts, type K8tsProcess } from '../../testing/k8ts-process.js';
 
@@ -115,46 +113,6 @@ export interface AgentNode {
   /** Start it again, with the same data directory. */
   restart(): Promise<void>;
   stop(): Promise<void>;
-}
-
-/**
- * A second node of the process runtime on this machine, at 127.0.0.2 with a
- * data directory of its own.
- *
- * PLACEHOLDER until `k8ts server` publishes what a join needs (cluster-info,
- * the join token and its command line, bootstrap-token authentication; the
- * agent branch): a bare `k8ts kubelet` with a client and a serving certificate
- * issued from the server's CA (as cri-node.ts does). startAgentNode below is
- * the real thing, to use then.
- */
-export async function startSecondNode(server: JourneyServer, options: { readonly nodeName: string; readonly nodeIP?: string }): Promise<AgentNode> {
-  const nodeIP = options.nodeIP ?? '127.0.0.2';
-  const dataDir = join(server.root, `node-${options.nodeName}`);
-  await mkdir(dataDir, { recursive: true });
-  const credentials = await issueNodeCredentials({ serverDataDir: server.dataDir, dir: dataDir, nodeName: options.nodeName, nodeIP, apiServerPort: server.apiServerPort });
-  const port = await freePort(nodeIP);
-  const args = [
-    'kubelet',
-    '--kubeconfig', credentials.kubeconfig,
-    '--node-name', options.nodeName,
-    '--node-ip', nodeIP,
-    '--port', String(port),
-    '--root-dir', join(dataDir, 'kubelet'),
-    '--images-dir', join(dataDir, 'images'),
-    '--tls-cert-file', credentials.cert,
-    '--tls-private-key-file', credentials.key,
-    '--client-ca-file', credentials.ca,
-    ...KUBELET_TIMERS,
-  ];
-  let current = startK8ts(args);
-  const restart = async (): Promise<void> => {
-    current = startK8ts(args);
-  };
-  const stop = async (): Promise<void> => {
-    await current.stop();
-    await killNodeContainers(join(dataDir, 'kubelet'));
-  };
-  return { nodeName: options.nodeName, nodeIP, dataDir, process: () => current, restart, stop };
 }
 
 /** The join command `k8ts server` prints: `k8ts agent --server URL --token T --ca-cert-hash sha256:H`. */

@@ -81,8 +81,7 @@ function randomLoopbackAddress(): string {
   return `127.${100 + Math.floor(Math.random() * 100)}.${byte()}.${byte()}`;
 }
 
-/** A client certificate for system:node:NAME and a serving certificate for its address, from the server's CA, with the kubelet's kubeconfig. */
-export async function issueNodeCredentials(options: { serverDataDir: string; dir: string; nodeName: string; nodeIP: string; apiServerPort: number }): Promise<{ kubeconfig: string; cert: string; key: string; ca: string }> {
+async function issueNodeCredentials(options: { serverDataDir: string; dir: string; nodeName: string; nodeIP: string; apiServerPort: number }): Promise<{ kubeconfig: string; cert: string; key: string; ca: string }> {
   const pki = join(options.serverDataDir, 'pki');
   const caCertPem = await readFile(join(pki, 'ca.crt'), 'utf8');
   const ca = await loadCertificateAuthority(caCertPem, await readFile(join(pki, 'ca.key'), 'utf8'));
