@@ -74,7 +74,8 @@ describe('README walkthrough', () => {
         const [name, value] = argv[1]!.split('=') as [string, string];
         env[name] = value;
       } else if (argv[0] === 'npx' && argv[1] === 'k8ts') {
-        if (server !== undefined) {
+        // `k8ts store` reads the store of a stopped server (Ctrl-C in the walkthrough); `k8ts image` runs beside it.
+        if (argv[2] === 'store' && server !== undefined) {
           assert.equal(await server.stop(), 0);
           server = undefined;
         }
@@ -98,12 +99,20 @@ describe('README walkthrough', () => {
     assert.match(all, /hello +1\/1 +Running +0 .* 127\.244\.\d+\.\d+ /);
     assert.match(all, /hello from k8ts/);
     assert.match(all, /pod "hello" deleted/);
-    // The controllers acted on the Deployment: a ReplicaSet, its pods (run by the kubelet), Events, and a cascading delete.
-    assert.match(all, /deployment\.apps\/web created/);
-    assert.match(all, /deployment\.apps\/web condition met/);
-    assert.match(all, /replicaset\.apps\/web-[a-z0-9]+ +3 +3 +3 /);
-    assert.match(all, /pod\/web-[a-z0-9]+-[a-z0-9]{5} +1\/1 +Running +0 .* 127\.244\.\d+\.\d+ /);
-    assert.match(all, /SuccessfulDelete +\S+ +replicaset-controller +Deleted pod: web-/);
-    assert.match(all, /deployment\.apps "web" deleted/);
+    // The example app: its image, the controllers' ReplicaSet and pods (run by the kubelet), the Service's endpoints and proxy,
+    // a readiness probe failed on purpose taking one pod out of the endpoints, and the garbage collector's cascade.
+    assert.match(all, /^localhost\/hello:1\.0$/m);
+    assert.match(all, /deployment\.apps\/hello created/);
+    assert.match(all, /service\/hello created/);
+    assert.match(all, /deployment "hello" successfully rolled out/);
+    assert.match(all, /replicaset\.apps\/hello-[a-z0-9]+ +3 +3 +3 /);
+    assert.match(all, /pod\/hello-[a-z0-9]+-[a-z0-9]{5} +1\/1 +Running +0 .* 127\.244\.\d+\.\d+ /);
+    assert.match(all, /^endpoints\/hello +127\.244\.\d+\.\d+:8080,127\.244\.\d+\.\d+:8080,127\.244\.\d+\.\d+:8080 /m, 'three ready endpoints');
+    assert.match(all, /^hello from hello-[a-z0-9]+-[a-z0-9]{5}$/m, 'the Service answered through its cluster IP');
+    assert.match(all, /^readiness failed$/m);
+    assert.match(all, /pod\/hello-[a-z0-9]+-[a-z0-9]{5} +0\/1 +Running +0 /);
+    assert.match(all, /^endpoints\/hello +127\.244\.\d+\.\d+:8080,127\.244\.\d+\.\d+:8080 /m, 'two endpoints left');
+    assert.match(all, /deployment\.apps "hello" deleted/);
+    assert.match(all, /service "hello" deleted/);
   });
 });

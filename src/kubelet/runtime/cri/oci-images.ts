@@ -22,7 +22,7 @@ import { access, chmod, copyFile, mkdir, rename, rm, symlink } from 'node:fs/pro
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findHostBusybox } from '../process/busybox-image.js';
-import { buildHelloRootfs, helloInputsDigest } from './hello-oci-image.js';
+import { buildHelloRootfs, helloInputsDigest, type HelloRootfsOptions } from './hello-oci-image.js';
 
 const run = promisify(execFile);
 
@@ -68,6 +68,8 @@ export interface BuildOciImageOptions {
   readonly workDir: string;
   /** busybox only: the binary to use (default: the host's). */
   readonly busyboxPath?: string;
+  /** hello only: the app and the node binary to use (default: this checkout's app, this process's node). */
+  readonly hello?: HelloRootfsOptions;
   /** Build even when the archive exists. */
   readonly rebuild?: boolean;
 }
@@ -116,14 +118,14 @@ function toolError(file: string, args: readonly string[], detail: string): Error
   return new Error(`${file} ${args.join(' ')}: ${detail}${hint}`);
 }
 
-async function buildRootfs(image: OciImageName, dir: string, busyboxPath: string | undefined): Promise<{ config: string[] }> {
+async function buildRootfs(image: OciImageName, dir: string, busyboxPath: string | undefined, hello: HelloRootfsOptions = {}): Promise<{ config: string[] }> {
   await mkdir(dir, { recursive: true });
   const arch = ['--os', 'linux', '--architecture', ociArchitecture()];
   if (image === 'pause') {
     await tool('gcc', ['-static', '-Os', '-s', '-x', 'c', '-o', join(dir, 'pause'), '-'], { input: PAUSE_C });
     return { config: ['--config.entrypoint', '/pause', '--config.user', '65535:65535', ...arch] };
   }
-  if (image === 'hello') return { config: [...(await buildHelloRootfs(dir, tool)), ...arch] };
+  if (image === 'hello') return { config: [...(await buildHelloRootfs(dir, tool, hello)), ...arch] };
   const busybox = busyboxPath ?? (await findHostBusybox());
   if (!busybox) throw new Error('no busybox found on this host: install Debian\'s busybox-static (scripts/system-deps.sh)');
   await mkdir(join(dir, 'bin'), { recursive: true });
@@ -142,14 +144,14 @@ async function buildRootfs(image: OciImageName, dir: string, busyboxPath: string
 export async function buildOciArchive(options: BuildOciImageOptions): Promise<BuiltOciArchive> {
   const tags = OCI_IMAGE_TAGS[options.image];
   // hello's archive is named after what it is made of (the app, the node binary), so a changed app is built again.
-  const archive = join(options.workDir, options.image === 'hello' ? `hello-${await helloInputsDigest()}.tar` : `${options.image}.tar`);
+  const archive = join(options.workDir, options.image === 'hello' ? `hello-${await helloInputsDigest(options.hello)}.tar` : `${options.image}.tar`);
   if (!options.rebuild && (await exists(archive))) return { image: options.image, archive, tags };
   const scratch = join(options.workDir, `${options.image}.building-${process.pid}`);
   await rm(scratch, { recursive: true, force: true });
   await mkdir(scratch, { recursive: true });
   try {
     const rootfs = join(scratch, 'rootfs');
-    const { config } = await buildRootfs(options.image, rootfs, options.busyboxPath);
+    const { config } = await buildRootfs(options.image, rootfs, options.busyboxPath, options.hello);
     const layout = join(scratch, 'oci');
     const ref = `${layout}:${options.image}`;
     await tool('umoci', ['init', '--layout', layout]);
