@@ -261,7 +261,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
     }
     const admin = newHttpClient(restConfigFromKubeconfig(pki.adminKubeconfig, { userAgent: 'k8ts-server' }));
     try {
-      const joinToken = await publishJoinInfo(admin, { dataDir, serverUrl, caPem: readFileSync(pki.caCert, 'utf8'), cancelled: () => stopping }).catch((e: unknown) => {
+      const joinToken = await publishJoinInfo(admin, { dataDir, serverUrl, caPem: readFileSync(pki.caCert, 'utf8'), cancelled: () => stopping, onRetry: (m) => out(`join: not yet (${m}); trying again`) }).catch((e: unknown) => {
         out(`join: ${e instanceof Error ? e.message : String(e)} (nodes cannot join until the next start)`);
         return undefined;
       });
@@ -302,16 +302,20 @@ async function runServer(flags: ServerFlags): Promise<void> {
  */
 export async function publishJoinInfo(
   client: Client,
-  o: { readonly dataDir: string; readonly serverUrl: string; readonly caPem: string; readonly cancelled: () => boolean; readonly retryMs?: number; readonly timeoutMs?: number },
+  o: { readonly dataDir: string; readonly serverUrl: string; readonly caPem: string; readonly cancelled: () => boolean; readonly retryMs?: number; readonly timeoutMs?: number; readonly onRetry?: (message: string) => void },
 ): Promise<(JoinTokenInfo & { reused: boolean }) | undefined> {
   const deadline = Date.now() + (o.timeoutMs ?? 60_000);
+  let lastMessage = '';
   while (!o.cancelled()) {
     try {
       await ensureObject(client, CONFIG_MAPS, clusterInfoConfigMap({ server: o.serverUrl, caPem: o.caPem }));
       await ensureJoinRbac(client);
       return await ensureServerJoinToken(client, o.dataDir);
     } catch (e: unknown) {
-      if (Date.now() > deadline) throw new Error(`could not publish the join information: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      const message = e instanceof Error ? e.message : String(e);
+      if (Date.now() > deadline) throw new Error(`could not publish the join information: ${message}`, { cause: e });
+      if (message !== lastMessage) o.onRetry?.(message);
+      lastMessage = message;
       await new Promise((r) => setTimeout(r, o.retryMs ?? 250));
     }
   }

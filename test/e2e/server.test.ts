@@ -59,7 +59,7 @@ describe('k8ts server and k8ts store', () => {
 
     const status = await runK8ts(['store', 'status', '--data-dir', dataDir]);
     assert.equal(status.code, 0, status.output);
-    assert.match(status.output, /configmaps: 5\b/, 'survivor and the kube-root-ca.crt of the 4 namespaces');
+    assert.match(status.output, /configmaps: 6\b/, 'survivor, the kube-root-ca.crt of the 4 namespaces and kube-public/cluster-info');
     assert.match(status.output, /namespaces: 4/);
 
     const ca = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');

@@ -16,6 +16,12 @@ describe('parseRequestInfo', () => {
     );
   });
 
+  it('percent-decodes path segments, as Go reads URL.Path', () => {
+    const i = info('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system%3Anode');
+    assert.equal(i.name, 'system:node');
+    assert.equal(info('GET', '/api/v1/namespaces/default/configmaps/a%ZZ').name, 'a%ZZ', 'a malformed escape stays as it is');
+  });
+
   it('tells list from watch from get', () => {
     assert.equal(info('GET', '/apis/apps/v1/deployments').verb, 'list');
     assert.equal(info('GET', '/apis/apps/v1/deployments?watch=true').verb, 'watch');

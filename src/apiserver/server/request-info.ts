@@ -45,7 +45,17 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     name: '',
     parts: [],
   };
-  const segments = path.split('/').filter((s) => s !== '');
+  // As Go's URL.Path: each segment percent-decoded (clients may send `system%3Anode` for `system:node`).
+  const segments = path
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    });
   let rest: string[];
   let apiPrefix: string;
   let apiGroup = '';

@@ -82,22 +82,41 @@ describe('k8ts agent joins a node to k8ts server', () => {
   });
 
   it('refuses a wrong CA hash, a missing one, and a wrong or malformed token, saying why', async () => {
-    const base = ['agent', '--server', join_.server, '--data-dir', join(dir, 'refused'), '--node-name', 'refused', '--node-ip', '127.0.0.3', '--disable-proxy'];
+    const base = (n: number): string[] => ['agent', '--server', join_.server, '--data-dir', join(dir, `refused-${n}`), '--node-name', 'refused', '--node-ip', '127.0.0.3', '--disable-proxy'];
     const wrongHash = `sha256:${'0'.repeat(64)}`;
-    const hash = await runK8ts([...base, '--token', join_.token, '--ca-cert-hash', wrongHash]);
+    const [hash, missing, token, malformed] = await Promise.all([
+      runK8ts([...base(1), '--token', join_.token, '--ca-cert-hash', wrongHash]),
+      runK8ts([...base(2), '--token', join_.token]),
+      runK8ts([...base(3), '--token', 'zzzzzz.zzzzzzzzzzzzzzzz', '--ca-cert-hash', join_.caCertHash]),
+      runK8ts([...base(4), '--token', 'nope', '--ca-cert-hash', join_.caCertHash]),
+    ]);
     assert.equal(hash.code, 1);
     assert.ok(hash.output.includes(wrongHash) && hash.output.includes(join_.caCertHash), hash.output);
     assert.match(hash.output, /refusing to trust this server/);
-    const missing = await runK8ts([...base, '--token', join_.token]);
     assert.equal(missing.code, 1);
     assert.match(missing.output, /--ca-cert-hash is required/);
-    const token = await runK8ts([...base, '--token', 'zzzzzz.zzzzzzzzzzzzzzzz', '--ca-cert-hash', join_.caCertHash]);
     assert.equal(token.code, 1);
     assert.match(token.output, /the server refused the credentials \(401 Unauthorized\): check --token/);
-    const malformed = await runK8ts([...base, '--token', 'nope', '--ca-cert-hash', join_.caCertHash]);
     assert.equal(malformed.code, 1);
     assert.match(malformed.output, /the bootstrap token "nope" was not of the form/);
     assert.doesNotMatch(hash.output + token.output + malformed.output, /\n\s+at /, 'no stack traces');
+  });
+
+  it('k8ts token creates, lists and deletes join tokens', async () => {
+    const serverDir = join(dir, 'server');
+    const created = await runK8ts(['token', 'create', '--data-dir', serverDir, '--ttl', '1h', '--description', 'e2e', '--print-join-command']);
+    assert.equal(created.code, 0, created.output);
+    const made = parseJoinCommand(created.output);
+    assert.deepEqual({ ...made, token: '' }, { ...join_, token: '' }, 'the same server and CA hash as the server printed');
+    const listed = await runK8ts(['token', 'list', '--kubeconfig', kubeconfig]);
+    const deleted = await runK8ts(['token', 'delete', '--data-dir', serverDir, made!.token.split('.')[0]!, 'qqqqqq']);
+    assert.equal(listed.code, 0, listed.output);
+    assert.match(listed.output, /^TOKEN +TTL +EXPIRES +USAGES +DESCRIPTION +EXTRA GROUPS$/m);
+    assert.ok(listed.output.includes(join_.token), 'the server\'s own token is listed');
+    assert.match(listed.output, new RegExp(`^${made!.token.replace('.', '\\.')} +(59m|1h0m)\\S* +\\S+ +authentication,signing +e2e +system:bootstrappers:k8ts:default-node-token$`, 'm'));
+    assert.equal(deleted.code, 1, 'the second token does not exist');
+    assert.match(deleted.output, /^bootstrap token "\w{6}" deleted$/m);
+    assert.match(deleted.output, /error: bootstrap token "qqqqqq" not found/);
   });
 
   it('joins: its CSRs are approved and issued, its node becomes Ready, and a pod on it runs and shows its logs', async () => {
