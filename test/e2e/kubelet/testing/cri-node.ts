@@ -12,12 +12,15 @@
  * would for a joining machine: a client certificate for system:node:NAME
  * (group system:nodes) and a serving certificate for the node's address.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueClientCertificate, issueServingCertificate, loadCertificateAuthority } from '../../../../src/cmd/pki/certificates.js';
 import { writeKubeconfig } from '../../../../src/cmd/pki/kubeconfig.js';
 import { freePort } from '../../../../src/cmd/network-defaults.js';
+import type { OciImageName } from '../../../../src/kubelet/runtime/cri/oci-images.js';
 import { startPrivateContainerd, type PrivateContainerd } from '../../testing/containerd.js';
 import { startK8ts, type K8tsProcess } from '../../testing/k8ts-process.js';
 import { startNetnsLink, type NetnsLink } from '../../testing/netns-link.js';
@@ -32,6 +35,24 @@ export interface CriNodeOptions {
   readonly kubeletArgs?: readonly string[];
   /** Static pod manifests (--pod-manifest-path), if any. */
   readonly podManifestPath?: string;
+  /** Images to build and import into the node's containerd (default: busybox and pause). */
+  readonly images?: readonly OciImageName[];
+  /**
+   * A containerd already started with pod networks (startPrivateContainerd), e.g. while the server was starting: the
+   * node takes it over (stop() stops it). Default: the node starts its own.
+   */
+  readonly containerd?: PrivateContainerd;
+  /**
+   * Run `k8ts proxy` in the node's namespace too, with the server's proxy identity (<server-data-dir>/pki/proxy.kubeconfig),
+   * --hostname-override the node's name and these flags (e.g. --proxy-mode iptables).
+   */
+  readonly proxyArgs?: readonly string[];
+  /**
+   * The Service range, routed in the namespace to its loopback device: a locally sent packet needs a route before the
+   * proxy's rules rewrite its destination (a real node has its default route), and the namespace has no default
+   * route. Default: none.
+   */
+  readonly serviceClusterIPRange?: string;
 }
 
 export interface CriNode {
@@ -43,10 +64,16 @@ export interface CriNode {
   readonly rootDir: string;
   /** The kubelet running now. */
   kubelet(): K8tsProcess;
+  /** The proxy, when options.proxyArgs asked for one. */
+  readonly proxy: K8tsProcess | undefined;
+  /** The network namespace of the node (a name under /run/netns). */
+  readonly netns: string;
   /** Start the kubelet again after it stopped (or was killed), with the same flags. */
   startKubelet(): K8tsProcess;
   stop(): Promise<void>;
 }
+
+const run = promisify(execFile);
 
 /** A 127.x address unlikely to be taken by another test on this machine. */
 function randomLoopbackAddress(): string {
@@ -81,9 +108,10 @@ export async function startCriNode(options: CriNodeOptions): Promise<CriNode> {
   const dir = await mkdtemp(join(tmpdir(), `k8ts-cri-node-`));
   const rootDir = join(dir, 'kubelet');
   await mkdir(rootDir, { recursive: true });
-  let containerd: PrivateContainerd | undefined;
+  let containerd: PrivateContainerd | undefined = options.containerd;
   let link: NetnsLink | undefined;
   let current: K8tsProcess | undefined;
+  let proxy: K8tsProcess | undefined;
   const stop = async (): Promise<void> => {
     const problems: unknown[] = [];
     const attempt = async (step: () => Promise<unknown>): Promise<void> => {
@@ -94,6 +122,7 @@ export async function startCriNode(options: CriNodeOptions): Promise<CriNode> {
       }
     };
     if (current !== undefined) await attempt(() => current!.stop());
+    if (proxy !== undefined) await attempt(() => proxy!.stop());
     await attempt(async () => link?.stop());
     // Sandboxes and containers through the CRI, then containerd, its cgroups and the namespace.
     await attempt(async () => containerd?.stop());
@@ -101,7 +130,7 @@ export async function startCriNode(options: CriNodeOptions): Promise<CriNode> {
     if (problems.length > 0) throw new AggregateError(problems, `stopping the cri node ${options.nodeName}`);
   };
   try {
-    containerd = await startPrivateContainerd();
+    containerd ??= await startPrivateContainerd(options.images !== undefined ? { images: options.images } : {});
     const netns = containerd.netns!;
     const nodeIP = randomLoopbackAddress();
     const kubeletPort = await freePort(nodeIP);
@@ -129,8 +158,15 @@ export async function startCriNode(options: CriNodeOptions): Promise<CriNode> {
       return current;
     };
     startKubelet();
+    if (options.serviceClusterIPRange !== undefined) {
+      await run('ip', ['-n', netns, 'route', 'add', options.serviceClusterIPRange, 'dev', 'lo']);
+    }
+    if (options.proxyArgs !== undefined) {
+      const proxyKubeconfig = join(options.serverDataDir, 'pki', 'proxy.kubeconfig');
+      proxy = startK8ts(['proxy', '--kubeconfig', proxyKubeconfig, '--hostname-override', options.nodeName, '--metrics-bind-address', '127.0.0.1:0', ...options.proxyArgs], { netns });
+    }
     const started = containerd;
-    return { nodeName: options.nodeName, nodeIP, containerd: started, rootDir, kubelet: () => current!, startKubelet, stop };
+    return { nodeName: options.nodeName, nodeIP, containerd: started, rootDir, kubelet: () => current!, proxy, netns, startKubelet, stop };
   } catch (e: unknown) {
     await stop().catch(() => undefined);
     throw e;
