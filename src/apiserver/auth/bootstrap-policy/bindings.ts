@@ -42,6 +42,8 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
       user('system:kube-controller-manager'),
       serviceAccount('kube-system', 'certificate-controller'),
     ]),
+    // k8ts's kubelet-serving-approver (a controller of ours, not upstream's) approves a node's CSR for its own serving certificate.
+    clusterBinding('k8ts:kubelet-serving-approver', 'system:certificates.k8s.io:kubelet-serving-approver', [user('system:kube-controller-manager')]),
     clusterBinding('system:service-account-issuer-discovery', 'system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
   ];
 }
