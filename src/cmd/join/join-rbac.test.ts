@@ -15,8 +15,12 @@ describe('the RBAC of joining nodes', () => {
       ['k8ts:kubelet-bootstrap', 'system:node-bootstrapper', 'system:bootstrappers:k8ts:default-node-token'],
       ['k8ts:node-autoapprove-bootstrap', 'system:certificates.k8s.io:certificatesigningrequests:nodeclient', 'system:bootstrappers:k8ts:default-node-token'],
       ['k8ts:node-autoapprove-certificate-rotation', 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', 'system:nodes'],
-      ['k8ts:node-proxier', 'system:node-proxier', 'system:nodes'],
+      ['k8ts:node-proxier', 'k8ts:node-proxier', 'system:nodes'],
     ]);
+    const proxier = await client.resource(builtinResource('rbac.authorization.k8s.io', 'v1', 'clusterroles')).get('k8ts:node-proxier');
+    const rules = proxier['rules'] as { resources: string[]; verbs: string[] }[];
+    assert.ok(!rules.some((r) => r.resources.includes('nodes')), 'nodes read only their own Node (the Node authorizer), not every Node');
+    assert.ok(rules.some((r) => r.resources.includes('endpointslices') && r.verbs.includes('watch')));
     const role = await client.resource(builtinResource('rbac.authorization.k8s.io', 'v1', 'roles')).get('k8ts:bootstrap-signer-clusterinfo', { namespace: 'kube-public' });
     assert.deepEqual(role['rules'], [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-info'], verbs: ['get'] }]);
   });

@@ -11,9 +11,11 @@
  *   (…:selfnodeclient, to group system:nodes);
  * - k8ts:node-proxier: a joined node's kube-proxy runs with the node's own
  *   identity (k8ts runs no kube-proxy DaemonSet with a service account of its
- *   own), so group system:nodes gets system:node-proxier (read services,
- *   endpointslices and nodes, write events) — the role kubeadm binds to the
- *   kube-proxy service account.
+ *   own), so group system:nodes gets a ClusterRole of that name with what
+ *   the proxy reads beyond what the Node authorizer gives a node: list and
+ *   watch services, endpoints and endpointslices, and write events. Not
+ *   upstream's system:node-proxier, which would also let every node read
+ *   every Node (the Node authorizer lets a node read only its own).
  */
 import type { KubeObject } from '../../machinery/meta.js';
 import { isAlreadyExists, isNotFound } from '../../machinery/status.js';
@@ -25,6 +27,8 @@ const RBAC = 'rbac.authorization.k8s.io';
 const ROLES = builtinResource(RBAC, 'v1', 'roles');
 const ROLE_BINDINGS = builtinResource(RBAC, 'v1', 'rolebindings');
 const CLUSTER_ROLE_BINDINGS = builtinResource(RBAC, 'v1', 'clusterrolebindings');
+const CLUSTER_ROLES = builtinResource(RBAC, 'v1', 'clusterroles');
+const NODE_PROXIER = 'k8ts:node-proxier';
 
 interface Subject {
   kind: 'User' | 'Group';
@@ -67,7 +71,20 @@ export function joinRbacObjects(): { ref: ResourceRef; object: KubeObject }[] {
     { ref: CLUSTER_ROLE_BINDINGS, object: clusterRoleBinding('k8ts:kubelet-bootstrap', 'system:node-bootstrapper', [tokens]) },
     { ref: CLUSTER_ROLE_BINDINGS, object: clusterRoleBinding('k8ts:node-autoapprove-bootstrap', 'system:certificates.k8s.io:certificatesigningrequests:nodeclient', [tokens]) },
     { ref: CLUSTER_ROLE_BINDINGS, object: clusterRoleBinding('k8ts:node-autoapprove-certificate-rotation', 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', [nodes]) },
-    { ref: CLUSTER_ROLE_BINDINGS, object: clusterRoleBinding('k8ts:node-proxier', 'system:node-proxier', [nodes]) },
+    {
+      ref: CLUSTER_ROLES,
+      object: {
+        apiVersion: `${RBAC}/v1`,
+        kind: 'ClusterRole',
+        metadata: { name: NODE_PROXIER },
+        rules: [
+          { apiGroups: [''], resources: ['services', 'endpoints'], verbs: ['list', 'watch'] },
+          { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
+          { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+        ],
+      },
+    },
+    { ref: CLUSTER_ROLE_BINDINGS, object: clusterRoleBinding(NODE_PROXIER, NODE_PROXIER, [nodes]) },
   ];
 }
 

@@ -1,4 +1,0 @@
-/** The kubectl end-to-end scenarios with kubectl 1.32 (see kubectl-suite.ts). */
-import { kubectlSuite } from './kubectl-suite.js';
-
-kubectlSuite('1.32');
