@@ -92,7 +92,7 @@ describe('README walkthrough', () => {
     assert.match(all, /kube-system\s+Active/);
     assert.match(all, /configmap\/greeting created/);
     assert.match(all, /hello/);
-    assert.match(all, /configmaps: [1-5]\b/, 'greeting, and the kube-root-ca.crt of each namespace the publisher reached');
+    assert.match(all, /configmaps: [1-6]\b/, "greeting, kube-public's cluster-info, and the kube-root-ca.crt of each namespace the publisher reached");
     assert.match(all, /"message":"hello"/);
     // The kubelet registered the node and ran the pod: its log came back through the API server.
     assert.match(all, /control-plane/);
