@@ -8,6 +8,7 @@
 import type { CertificateSigningRequest, CertificateSigningRequestCondition } from 'kubernetes-types/certificates/v1.js';
 import { parseCertificateRequest as parsePemRequest, type ParsedCertificateRequest } from '../../api/certificates/v1/certificate-request.js';
 import type { KubeObject } from '../../machinery/meta.js';
+import { terminalError } from '../reconcile-loop.js';
 
 export type { ParsedCertificateRequest } from '../../api/certificates/v1/certificate-request.js';
 export { KUBE_APISERVER_CLIENT_KUBELET_SIGNER, KUBE_APISERVER_CLIENT_SIGNER, KUBELET_SERVING_SIGNER } from '../../api/certificates/v1/kubelet-csr.js';
@@ -24,6 +25,22 @@ export const NODES_GROUP = 'system:nodes';
  */
 export function parseCertificateRequest(requestBase64: string | undefined): ParsedCertificateRequest {
   return parsePemRequest(Buffer.from(requestBase64 ?? '', 'base64').toString('latin1'));
+}
+
+/**
+ * The parsed request of a CSR an approver still has to decide on; undefined
+ * once it is issued, approved or denied. A request that does not parse is a
+ * terminal error (retrying cannot help).
+ */
+export function pendingRequest(csr: CsrObject): ParsedCertificateRequest | undefined {
+  if (isIssued(csr)) return undefined;
+  const { approved, denied } = approvalState(csr);
+  if (approved || denied) return undefined;
+  try {
+    return parseCertificateRequest(csr.spec.request);
+  } catch (e: unknown) {
+    throw terminalError(`unable to parse csr "${csr.metadata.name ?? ''}": ${e instanceof Error ? e.message : String(e)}`, e);
+  }
 }
 
 const conditions = (csr: CsrObject): readonly CertificateSigningRequestCondition[] => csr.status?.conditions ?? [];

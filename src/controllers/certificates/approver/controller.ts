@@ -18,9 +18,8 @@ import type { Client } from '../../../client/rest/interface.js';
 import { builtinResource, CERTIFICATE_SIGNING_REQUESTS } from '../../../client/rest/resources.js';
 import type { KubeObject } from '../../../machinery/meta.js';
 import type { ControllerContext, ControllerDefinition } from '../../context.js';
-import { terminalError } from '../../reconcile-loop.js';
 import { startCertificateController } from '../certificate-controller.js';
-import { approvalState, isIssued, KUBE_APISERVER_CLIENT_KUBELET_SIGNER, parseCertificateRequest, withCondition, type CsrObject, type ParsedCertificateRequest } from '../csr.js';
+import { KUBE_APISERVER_CLIENT_KUBELET_SIGNER, pendingRequest, withCondition, type CsrObject, type ParsedCertificateRequest } from '../csr.js';
 import { kubeletClientProblem } from '../node-csr-checks.js';
 
 export const SUBJECT_ACCESS_REVIEWS = builtinResource('authorization.k8s.io', 'v1', 'subjectaccessreviews');
@@ -67,15 +66,8 @@ async function requesterMay(client: Client, csr: CsrObject, subresource: string)
 export function newSarApprover(client: Client): (csr: CsrObject) => Promise<void> {
   const csrs = client.resource<CsrObject>(CERTIFICATE_SIGNING_REQUESTS);
   return async (csr) => {
-    if (isIssued(csr)) return;
-    const { approved, denied } = approvalState(csr);
-    if (approved || denied) return;
-    let req: ParsedCertificateRequest;
-    try {
-      req = parseCertificateRequest(csr.spec.request);
-    } catch (e: unknown) {
-      throw terminalError(`unable to parse csr "${csr.metadata.name ?? ''}": ${e instanceof Error ? e.message : String(e)}`, e);
-    }
+    const req = pendingRequest(csr);
+    if (req === undefined) return;
     const tried: string[] = [];
     for (const r of RECOGNIZERS) {
       if (!r.recognize(csr, req)) continue;

@@ -15,9 +15,8 @@
 import type { Client } from '../../../client/rest/interface.js';
 import { CERTIFICATE_SIGNING_REQUESTS } from '../../../client/rest/resources.js';
 import type { ControllerContext, ControllerDefinition } from '../../context.js';
-import { terminalError } from '../../reconcile-loop.js';
 import { startCertificateController } from '../certificate-controller.js';
-import { approvalState, isIssued, KUBELET_SERVING_SIGNER, NODE_USER_PREFIX, NODES_GROUP, parseCertificateRequest, withCondition, type CsrObject, type ParsedCertificateRequest } from '../csr.js';
+import { KUBELET_SERVING_SIGNER, NODE_USER_PREFIX, NODES_GROUP, pendingRequest, withCondition, type CsrObject, type ParsedCertificateRequest } from '../csr.js';
 
 export const KUBELET_SERVING_APPROVAL_MESSAGE = 'Auto approving kubelet serving certificate of the requesting node.';
 
@@ -44,15 +43,9 @@ export function selfServingProblem(csr: CsrObject, req: ParsedCertificateRequest
 export function newKubeletServingApprover(client: Client): (csr: CsrObject) => Promise<void> {
   const csrs = client.resource<CsrObject>(CERTIFICATE_SIGNING_REQUESTS);
   return async (csr) => {
-    if (csr.spec.signerName !== KUBELET_SERVING_SIGNER || isIssued(csr)) return;
-    const { approved, denied } = approvalState(csr);
-    if (approved || denied) return;
-    let req: ParsedCertificateRequest;
-    try {
-      req = parseCertificateRequest(csr.spec.request);
-    } catch (e: unknown) {
-      throw terminalError(`unable to parse csr "${csr.metadata.name ?? ''}": ${e instanceof Error ? e.message : String(e)}`, e);
-    }
+    if (csr.spec.signerName !== KUBELET_SERVING_SIGNER) return;
+    const req = pendingRequest(csr);
+    if (req === undefined) return;
     if (selfServingProblem(csr, req) !== undefined) return;
     const approvedCsr = withCondition(csr, { type: 'Approved', status: 'True', reason: 'AutoApproved', message: KUBELET_SERVING_APPROVAL_MESSAGE });
     try {
