@@ -46,6 +46,11 @@ describe('httpProbe (real servers on 127.0.0.1)', () => {
         case '/hang':
           hang.add(() => res.end());
           return;
+        case '/slow-body':
+          res.writeHead(200);
+          res.write('a start');
+          hang.add(() => res.end());
+          return;
         default:
           res.statusCode = 404;
           res.end();
@@ -146,6 +151,21 @@ describe('httpProbe (real servers on 127.0.0.1)', () => {
       verdict: 'failure',
       output: `Get "http://127.0.0.1:${server.port}/hang": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
     });
+  });
+
+  it('fails when the body does not end within the timeout', async () => {
+    // A ProbeError in state failure: the prober reports its message as the failure's output.
+    await assert.rejects(probe('/slow-body', { timeoutMs: 150 }), (e: unknown) => {
+      assert.ok(e instanceof ProbeError);
+      assert.equal(e.message, 'context deadline exceeded (Client.Timeout or context cancellation while reading body)');
+      return true;
+    });
+  });
+
+  it('times out each probe on its own: one timed out leaves the next one unharmed', async () => {
+    const [hung, fine] = await Promise.all([probe('/hang', { timeoutMs: 100 }), probe('/ok', { timeoutMs: 5000 })]);
+    assert.equal(hung.verdict, 'failure');
+    assert.deepEqual(fine, { verdict: 'success', output: 'fine' });
   });
 
   it('talks HTTPS without verifying the certificate', async () => {

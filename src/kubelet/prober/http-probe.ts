@@ -33,9 +33,19 @@ class RequestFailed extends Error {
 }
 
 interface Exchange {
-  readonly signal: AbortSignal;
   timedOut(): boolean;
+  /** Runs `abort` when the timeout expires (at once if it has); the returned function unregisters it. */
+  onTimeout(abort: () => void): () => void;
 }
+
+/**
+ * What a request or response is destroyed with when the probe times out. One object, made once: a stream's destroy
+ * reads the error's stack, and formatting a fresh stack (through source maps, with --enable-source-maps) for every
+ * timed-out probe cost the kubelet real CPU on a busy node, where timeouts come in bursts. Its text is never shown:
+ * a timeout's failure says Go's deadline text.
+ */
+const TIMED_OUT = new Error('probe timeout');
+void TIMED_OUT.stack;
 
 function dialAddress(url: URL): string {
   const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
@@ -52,7 +62,7 @@ function describeError(url: URL, e: unknown, exchange: Exchange): string {
 
 function send(url: URL, displayUrl: string, headers: http.OutgoingHttpHeaders, exchange: Exchange): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const options: https.RequestOptions = { method: 'GET', agent: false, headers, signal: exchange.signal };
+    const options: https.RequestOptions = { method: 'GET', agent: false, headers };
     let req: http.ClientRequest;
     try {
       if (url.protocol === 'https:') req = https.request(url, { ...options, rejectUnauthorized: false });
@@ -62,8 +72,15 @@ function send(url: URL, displayUrl: string, headers: http.OutgoingHttpHeaders, e
       reject(e instanceof RequestFailed ? e : new RequestFailed(displayUrl, e instanceof Error ? e.message : String(e)));
       return;
     }
-    req.on('response', resolve);
-    req.on('error', (e) => reject(new RequestFailed(displayUrl, describeError(url, e, exchange))));
+    const unregister = exchange.onTimeout(() => req.destroy(TIMED_OUT));
+    req.on('response', (res) => {
+      unregister();
+      resolve(res);
+    });
+    req.on('error', (e) => {
+      unregister();
+      reject(new RequestFailed(displayUrl, describeError(url, e, exchange)));
+    });
     req.end();
   });
 }
@@ -73,9 +90,11 @@ function readBody(res: http.IncomingMessage, exchange: Exchange): Promise<string
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    const unregister = exchange.onTimeout(() => res.destroy(TIMED_OUT));
     const done = (): void => {
       if (settled) return;
       settled = true;
+      unregister();
       resolve(Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BODY_BYTES).toString('utf8'));
       res.destroy();
     };
@@ -88,6 +107,7 @@ function readBody(res: http.IncomingMessage, exchange: Exchange): Promise<string
     const fail = (message: string, cause?: unknown): void => {
       if (settled) return;
       settled = true;
+      unregister();
       reject(new ProbeError(exchange.timedOut() ? TIMEOUT_READING_BODY : message, { cause, state: 'failure' }));
     };
     res.on('error', (e) => fail(e.message, e));
@@ -111,13 +131,23 @@ export interface HttpProbeOptions {
 }
 
 export async function httpProbe({ request, timeoutMs }: HttpProbeOptions): Promise<ProbeOutcome> {
-  const controller = new AbortController();
   let expired = false;
+  const aborts = new Set<() => void>();
   const timer = setTimeout(() => {
     expired = true;
-    controller.abort();
+    for (const abort of [...aborts]) abort();
   }, timeoutMs);
-  const exchange: Exchange = { signal: controller.signal, timedOut: () => expired };
+  const exchange: Exchange = {
+    timedOut: () => expired,
+    onTimeout: (abort) => {
+      if (expired) {
+        abort();
+        return () => undefined;
+      }
+      aborts.add(abort);
+      return () => aborts.delete(abort);
+    },
+  };
   try {
     let url: URL;
     try {

@@ -221,8 +221,8 @@ describe('process runtime', () => {
       roots.push(t);
       const runtime = newProcessRuntime({ ...t.options, idleShims: 1 });
       const rt = runtime.runtime;
-      const [waiting] = rt.idleShimPids();
-      assert.ok(waiting !== undefined);
+      // The spawner thread reports its idle shims once they are spawned.
+      const waiting = await eventually('an idle shim', async () => rt.idleShimPids()[0]);
       const sc = sandbox(t.root);
       const sb = await rt.runPodSandbox(sc);
       const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'echo from-idle-shim'], []), sc);
@@ -231,8 +231,7 @@ describe('process runtime', () => {
       assert.equal(state?.shimPid, waiting);
       await eventually('the container to exit', async () => ((await rt.containerStatus(id)).state === 'CONTAINER_EXITED' ? true : undefined));
       assert.match(await readFile((await rt.containerStatus(id)).logPath, 'utf8'), / stdout F from-idle-shim\n$/);
-      const [next] = rt.idleShimPids();
-      assert.ok(next !== undefined && next !== waiting);
+      const next = await eventually('the next idle shim', async () => rt.idleShimPids().find((pid) => pid !== waiting));
       await runtime.close();
       await eventually('the idle shim to exit', async () => (alive(next) ? undefined : true));
     });
@@ -242,8 +241,8 @@ describe('process runtime', () => {
       roots.push(t);
       const runtime = newProcessRuntime({ ...t.options, idleShims: 1 });
       const rt = runtime.runtime;
-      const [waiting] = rt.idleShimPids();
-      assert.ok(waiting !== undefined);
+      // The spawner thread reports its idle shims once they are spawned.
+      const waiting = await eventually('an idle shim', async () => rt.idleShimPids()[0]);
       process.kill(waiting, 'SIGKILL');
       await eventually('the killed shim to leave the pool', async () => (rt.idleShimPids().includes(waiting) ? undefined : true));
       const sc = sandbox(t.root);

@@ -150,6 +150,9 @@ interface ContainerView {
   readonly message: string;
 }
 
+/** The longest wait between two reads of a starting shim's state. */
+const SHIM_START_POLL_MAX_MS = 50;
+
 export class ProcessRuntimeService implements RuntimeService {
   private cidr: Ipv4Cidr | undefined;
   private podCIDR: string | undefined;
@@ -184,8 +187,8 @@ export class ProcessRuntimeService implements RuntimeService {
   }
 
   /** Idle shims exit; containers and their shims keep running. */
-  close(): void {
-    this.shims.close();
+  async close(): Promise<void> {
+    await this.shims.close();
   }
 
   async version(): Promise<VersionInfo> {
@@ -456,6 +459,9 @@ export class ProcessRuntimeService implements RuntimeService {
 
   private async waitForShim(containerId: string, dir: string, shim: LaunchedShim): Promise<void> {
     const deadline = Date.now() + (this.options.shimStartTimeoutMs ?? 10_000);
+    // A shim reports within milliseconds on a quiet node, but many starting at once on a busy one take far longer:
+    // the wait between reads grows (up to 50 ms) so that a burst of starts does not read state files all the time.
+    let wait = this.pollMs;
     for (;;) {
       const state = readJsonIfExists<ShimState>(shimStateFile(dir));
       if (state?.startError !== undefined) {
@@ -465,12 +471,13 @@ export class ProcessRuntimeService implements RuntimeService {
       const shimExit = shim.exited();
       if (shimExit !== undefined) throw new RuntimeError('Unknown', `failed to start container ${containerId}: ${shimExit} (see ${shimLogFile(dir)})`);
       if (Date.now() > deadline) throw new RuntimeError('DeadlineExceeded', `the shim of container ${containerId} did not report a start in time`);
-      await this.pause();
+      await this.pause(wait);
+      wait = Math.min(wait * 2, Math.max(this.pollMs, SHIM_START_POLL_MAX_MS));
     }
   }
 
-  private pause(): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, this.pollMs));
+  private pause(ms = this.pollMs): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
   }
 
   /** Waits until the container has exited; false when `ms` passed first. */

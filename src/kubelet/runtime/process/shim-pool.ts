@@ -4,17 +4,18 @@
  * of a container's start. The pool keeps `size` shims booted and waiting
  * (`shim.js --idle`): a start hands one its container directory on its stdin
  * and closes it, and the shim then runs the container exactly as one started
- * with the directory on its command line. A pool-less start, or one that finds
- * the pool empty, boots a shim for the container at once, as before.
+ * with the directory on its command line. A start that finds the pool empty
+ * (or a pool of size 0) boots a shim for the container at once.
  *
- * Idle shims are detached (their own session), as every shim, since once
- * given a container they must outlive the kubelet; an idle shim whose stdin
- * closes without a directory (the runtime closed, the kubelet died) exits.
- * Refills happen after a start, off its critical path.
+ * Every spawn happens on a worker thread (shim-spawner.ts), since a spawn
+ * blocks its thread until the child has exec'd: the kubelet's own thread only
+ * posts messages. Idle shims are detached (their own session), as every shim,
+ * since once given a container they must outlive the kubelet; an idle shim
+ * whose stdin closes without a directory (the runtime closed, the kubelet
+ * died) exits. Refills happen after a start, off its critical path.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
-import type { Socket } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import type { SpawnerData, SpawnerReport, SpawnerRequest } from './shim-spawner.js';
 
 export interface ShimPoolOptions {
   /** The shim's script (shim.js). */
@@ -31,81 +32,90 @@ export interface LaunchedShim {
   exited(): string | undefined;
 }
 
-interface IdleShim {
-  readonly child: ChildProcess;
-  /** Set when handed a container; until then an exit just drops it from the pool. */
-  exit: string | undefined;
-}
-
 export class ShimPool {
-  private readonly idle: IdleShim[] = [];
+  private readonly worker: Worker;
+  private idle: number[] = [];
+  private nextToken = 1;
+  /** Launched shims not yet known to have exited, by token: their exit reason once reported. */
+  private readonly launched = new Map<number, { exit: string | undefined }>();
+  private workerError: string | undefined;
   private closed = false;
+  private onClosed: (() => void) | undefined;
 
-  constructor(private readonly options: ShimPoolOptions) {}
+  constructor(options: ShimPoolOptions) {
+    const data: SpawnerData = { script: options.script, size: options.size, idleLogFile: options.idleLogFile };
+    this.worker = new Worker(new URL('./shim-spawner.js', import.meta.url), { workerData: data });
+    this.worker.on('message', (report: SpawnerReport) => this.receive(report));
+    this.worker.on('error', (e) => this.failAll(`the shim spawner failed: ${e.message}`));
+    this.worker.on('exit', (code) => this.failAll(`the shim spawner exited (${code})`));
+    // The kubelet must be free to exit (its idle shims then see their stdin close and exit too). After the listeners:
+    // adding a 'message' listener refs the worker again.
+    this.worker.unref();
+  }
 
   /** Boots shims until `size` wait (no-op with size 0). */
   fill(): void {
-    while (!this.closed && this.idle.length < this.options.size) {
-      const shim = this.boot(this.options.idleLogFile, ['--idle']);
-      if (shim === undefined) return;
-      this.idle.push(shim);
+    this.post({ type: 'fill' });
+  }
+
+  /** Starts a shim for the container in `dir`: an idle one if there is one, else a new one; `logFile` takes a new shim's own output. */
+  launch(dir: string, logFile: string): LaunchedShim {
+    const entry = { exit: this.workerError };
+    if (entry.exit === undefined) {
+      const token = this.nextToken++;
+      this.launched.set(token, entry);
+      this.post({ type: 'launch', token, dir, logFile });
     }
+    return { exited: () => entry.exit };
+  }
+
+  /** The pids of the shims waiting, as the spawner last reported them (for tests and diagnostics). */
+  idlePids(): number[] {
+    return [...this.idle];
   }
 
   /**
-   * Starts a shim for the container in `dir`: an idle one if there is one,
-   * else a new one; `logFile` takes a new shim's own output.
+   * Idle shims are told to exit (their stdin closes); shims running containers are not touched. The spawner thread
+   * stays (unref'd, it keeps nobody alive): it reaps the shims it spawned when they exit, which would otherwise be
+   * left as zombies until the kubelet exits.
    */
-  launch(dir: string, logFile: string): LaunchedShim {
-    for (;;) {
-      const shim = this.idle.shift();
-      if (shim === undefined) break;
-      const stdin = shim.child.stdin;
-      if (shim.exit !== undefined || stdin === null || stdin.destroyed) continue;
-      stdin.end(`${dir}\n`);
-      return { exited: () => shim.exit };
-    }
-    const fresh = this.boot(logFile, [dir], dir);
-    if (fresh === undefined) return { exited: () => 'the shim could not be spawned' };
-    return { exited: () => fresh.exit };
-  }
-
-  /** The pids of the shims waiting (for tests and diagnostics). */
-  idlePids(): number[] {
-    return this.idle.flatMap((shim) => (shim.child.pid !== undefined && shim.exit === undefined ? [shim.child.pid] : []));
-  }
-
-  /** Idle shims are told to exit (their stdin closes); shims running containers are not touched. */
-  close(): void {
+  async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
-    for (const shim of this.idle.splice(0)) shim.child.stdin?.end();
+    if (this.workerError !== undefined) return;
+    // Waiting for the answer must keep the process alive.
+    this.worker.ref();
+    await new Promise<void>((resolve) => {
+      this.onClosed = resolve;
+      this.worker.once('exit', () => resolve());
+      this.post({ type: 'close' });
+    });
+    this.worker.unref();
   }
 
-  private boot(logFile: string, args: readonly string[], cwd?: string): IdleShim | undefined {
-    const log = openSync(logFile, 'a');
-    try {
-      const idle = args[0] === '--idle';
-      const child = spawn(process.execPath, [this.options.script, ...args], {
-        detached: true,
-        stdio: [idle ? 'pipe' : 'ignore', log, log],
-        ...(cwd !== undefined ? { cwd } : {}),
-      });
-      const shim: IdleShim = { child, exit: undefined };
-      child.on('error', (e) => (shim.exit ??= e.message));
-      child.on('exit', (code, signal) => {
-        shim.exit ??= `the shim exited (${signal ?? code})`;
-        const at = this.idle.indexOf(shim);
-        if (at >= 0) this.idle.splice(at, 1);
-      });
-      if (child.stdin !== null) {
-        child.stdin.on('error', () => undefined);
-        // The pipe must not keep the kubelet (or a test) alive.
-        (child.stdin as Socket).unref();
-      }
-      child.unref();
-      return shim;
-    } finally {
-      closeSync(log);
+  private post(request: SpawnerRequest): void {
+    if (this.workerError === undefined) this.worker.postMessage(request);
+  }
+
+  private receive(report: SpawnerReport): void {
+    if (report.type === 'closed') {
+      this.onClosed?.();
+      return;
     }
+    if (report.type === 'idle') {
+      this.idle = report.pids;
+      return;
+    }
+    const entry = this.launched.get(report.token);
+    if (entry === undefined) return;
+    entry.exit = report.reason;
+    this.launched.delete(report.token);
+  }
+
+  private failAll(reason: string): void {
+    this.workerError ??= reason;
+    this.idle = [];
+    for (const entry of this.launched.values()) entry.exit ??= reason;
+    this.launched.clear();
   }
 }
