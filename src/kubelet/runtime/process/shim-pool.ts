@@ -12,7 +12,7 @@
  * posts messages. Idle shims are detached (their own session), as every shim,
  * since once given a container they must outlive the kubelet; an idle shim
  * whose stdin closes without a directory (the runtime closed, the kubelet
- * died) exits. Refills happen after a start, off its critical path.
+ * died) exits. Refills happen once starts have paused (see shim-spawner.ts), off their critical path.
  */
 import { Worker } from 'node:worker_threads';
 import type { SpawnerData, SpawnerReport, SpawnerRequest } from './shim-spawner.js';

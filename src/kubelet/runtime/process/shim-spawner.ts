@@ -44,9 +44,18 @@ interface Shim {
   exit: string | undefined;
 }
 
+/**
+ * A refill waits until no container has started for this long. During a burst of starts, booting replacement idle
+ * shims would only compete for the CPU with the containers starting (and with the fresh shims the burst boots once
+ * the pool is empty); the pool is refilled once the burst is over.
+ */
+const REFILL_QUIET_MS = 500;
+
 class Spawner {
   private readonly idle: Shim[] = [];
   private closed = false;
+  private lastLaunchAt = 0;
+  private refill: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly data: SpawnerData,
@@ -60,6 +69,13 @@ class Spawner {
   }
 
   private fill(): void {
+    const quietAt = this.lastLaunchAt + REFILL_QUIET_MS;
+    if (Date.now() < quietAt) {
+      clearTimeout(this.refill);
+      this.refill = setTimeout(() => this.fill(), quietAt - Date.now());
+      return;
+    }
+    this.refill = undefined;
     let booted = false;
     while (!this.closed && this.idle.length < this.data.size) {
       const shim = this.boot(this.data.idleLogFile, ['--idle']);
@@ -71,6 +87,7 @@ class Spawner {
   }
 
   private launch(token: number, dir: string, logFile: string): void {
+    this.lastLaunchAt = Date.now();
     for (;;) {
       const shim = this.idle.shift();
       if (shim === undefined) break;
@@ -88,6 +105,7 @@ class Spawner {
 
   private close(): void {
     this.closed = true;
+    clearTimeout(this.refill);
     for (const shim of this.idle.splice(0)) shim.child.stdin?.end();
     this.reportIdle();
     this.report({ type: 'closed' });
