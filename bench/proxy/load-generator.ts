@@ -2,8 +2,8 @@
  * The benchmark's load generator, in a process of its own: keeps
  * `concurrency` connections in flight against host:port for durationMs, each
  * a whole exchange (connect, send, read the reply to the close), and prints
- * one JSON line: connections completed, errors, the elapsed time and the
- * per-connection latencies' percentiles.
+ * one JSON line: connections completed, errors, the elapsed time, the
+ * per-connection latencies' percentiles and the CPU time this process spent.
  *
  *   node load-generator.js HOST PORT CONCURRENCY DURATION_MS
  */
@@ -30,6 +30,7 @@ function exchange(): Promise<number> {
 const latencies: number[] = [];
 let errors = 0;
 const start = performance.now();
+const cpuAtStart = process.cpuUsage();
 const deadline = start + durationMs;
 async function worker(): Promise<void> {
   while (performance.now() < deadline) {
@@ -42,6 +43,7 @@ async function worker(): Promise<void> {
 }
 await Promise.all(Array.from({ length: concurrency }, () => worker()));
 const elapsedMs = performance.now() - start;
+const cpu = process.cpuUsage(cpuAtStart);
 process.stdout.write(
-  `${JSON.stringify({ connections: latencies.length, errors, elapsedMs, p50: percentile(latencies, 50), p99: percentile(latencies, 99) })}\n`,
+  `${JSON.stringify({ connections: latencies.length, errors, elapsedMs, p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuUs: cpu.user + cpu.system })}\n`,
 );

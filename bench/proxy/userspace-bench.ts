@@ -4,6 +4,11 @@
  * process, as in the kube-proxy's) against the same backend reached directly,
  * in the same run, alternating rounds so that drift hits both alike. Backend
  * and load generator are processes of their own.
+ *
+ * Besides the rates it reports CPU time per connection: the forwarder's (this
+ * process during the forwarded rounds) and the load generator's, which on a
+ * shared machine say more than the rates (other work slows every process, the
+ * ratio of their CPU costs much less).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +23,8 @@ interface LoadResult {
   readonly elapsedMs: number;
   readonly p50: number;
   readonly p99: number;
+  /** CPU time the load generator spent in the measured window (µs). */
+  readonly cpuUs: number;
 }
 
 export interface UserspaceBenchOptions {
@@ -76,10 +83,16 @@ export async function benchUserspace(options: UserspaceBenchOptions): Promise<Re
     await load(clusterIP, backendPort, options, 500);
     const direct: LoadResult[] = [];
     const proxied: LoadResult[] = [];
+    let forwarderCpuUs = 0;
     for (let round = 0; round < options.rounds; round++) {
       direct.push(await load('127.0.0.1', backendPort, options, options.roundMs));
+      const cpuBefore = process.cpuUsage();
       proxied.push(await load(clusterIP, backendPort, options, options.roundMs));
+      const cpu = process.cpuUsage(cpuBefore);
+      forwarderCpuUs += cpu.user + cpu.system;
     }
+    const connections = (rs: readonly LoadResult[]): number => rs.reduce((n, r) => n + r.connections, 0);
+    const clientCpuPerConnection = (rs: readonly LoadResult[]): number => rs.reduce((t, r) => t + r.cpuUs, 0) / connections(rs);
     const rate = (rs: readonly LoadResult[]): number => rs.reduce((n, r) => n + r.connections, 0) / (rs.reduce((t, r) => t + r.elapsedMs, 0) / 1000);
     const directRate = rate(direct);
     const proxiedRate = rate(proxied);
@@ -99,6 +112,10 @@ export async function benchUserspace(options: UserspaceBenchOptions): Promise<Re
       userspace_latency_p99_ms: proxiedP99,
       userspace_added_latency_p99_ms: proxiedP99 - directP99,
       userspace_errors: proxied.reduce((n, r) => n + r.errors, 0),
+      // Includes the spawning of each round's load generator (a few ms of a 3 s round).
+      userspace_forwarder_cpu_us_per_connection: forwarderCpuUs / connections(proxied),
+      load_generator_cpu_us_per_connection_direct: clientCpuPerConnection(direct),
+      load_generator_cpu_us_per_connection_userspace: clientCpuPerConnection(proxied),
     };
   } finally {
     await proxier.close();

@@ -31,4 +31,25 @@ describe('EndpointPicker', () => {
     assert.equal(picker.pick('c', new Set(['127.0.0.1:1']))!.port, 3);
     assert.equal(picker.pick('c')!.port, 3);
   });
+
+  it('says whether it keeps session affinity (the forwarder reads the client IP only then)', () => {
+    const picker = new EndpointPicker();
+    picker.update([endpoint(1)], undefined);
+    assert.equal(picker.sessionAffinity, false);
+    picker.update([endpoint(1)], 10);
+    assert.equal(picker.sessionAffinity, true);
+    picker.update([endpoint(1)], undefined);
+    assert.equal(picker.sessionAffinity, false);
+  });
+
+  it('round-robins the same way whether or not a tried set is passed', () => {
+    const picker = new EndpointPicker();
+    picker.update([endpoint(1), endpoint(2), endpoint(3)], undefined);
+    assert.equal(picker.pick('')!.port, 1);
+    assert.equal(picker.pick('', new Set())!.port, 2);
+    assert.equal(picker.pick('', new Set(['127.0.0.1:1']))!.port, 3);
+    assert.equal(picker.pick('', new Set(['127.0.0.1:1']))!.port, 2);
+    picker.update([endpoint(1)], undefined); // shorter: the position wraps
+    assert.equal(picker.pick('')!.port, 1);
+  });
 });

@@ -21,6 +21,8 @@ export interface EndpointPickerOptions {
 
 export class EndpointPicker {
   private endpoints: readonly Endpoint[] = [];
+  /** endpointAddress of each endpoint, computed once per update rather than per connection. */
+  private addresses: readonly string[] = [];
   private next = 0;
   private affinityTimeoutMs: number | undefined;
   private readonly affinity = new Map<string, Affinity>();
@@ -34,42 +36,57 @@ export class EndpointPicker {
     return this.endpoints.length;
   }
 
+  /** Whether pick() looks at the client's IP (sessionAffinity ClientIP): when not, callers may pass ''. */
+  get sessionAffinity(): boolean {
+    return this.affinityTimeoutMs !== undefined;
+  }
+
   /** Replace the usable endpoints (and the affinity timeout); clients stuck to a gone endpoint are forgotten. */
   update(endpoints: readonly Endpoint[], affinityTimeoutSeconds: number | undefined): void {
-    const changed = endpoints.length !== this.endpoints.length || endpoints.some((e, i) => endpointAddress(e) !== endpointAddress(this.endpoints[i]!));
+    const addresses = endpoints.map(endpointAddress);
+    const changed = addresses.length !== this.addresses.length || addresses.some((a, i) => a !== this.addresses[i]);
     this.endpoints = endpoints;
+    this.addresses = addresses;
     this.affinityTimeoutMs = affinityTimeoutSeconds === undefined ? undefined : affinityTimeoutSeconds * 1000;
     if (this.affinityTimeoutMs === undefined) this.affinity.clear();
     if (!changed) return;
     if (this.next >= endpoints.length) this.next = 0;
-    const present = new Set(endpoints.map(endpointAddress));
+    const present = new Set(addresses);
     for (const [client, a] of this.affinity) if (!present.has(a.endpoint)) this.affinity.delete(client);
   }
 
   /**
    * The endpoint for a new connection from `clientIP`, skipping the ones in
-   * `tried` (they refused this connection); undefined when none is left.
+   * `tried` (their endpointAddress; they refused this connection); undefined
+   * when none is left.
    */
-  pick(clientIP: string, tried: ReadonlySet<string> = new Set()): Endpoint | undefined {
-    if (this.endpoints.length === 0) return undefined;
+  pick(clientIP: string, tried?: ReadonlySet<string>): Endpoint | undefined {
+    const count = this.endpoints.length;
+    if (count === 0) return undefined;
+    if (this.affinityTimeoutMs === undefined) {
+      for (let i = 0; i < count; i++) {
+        const at = this.next;
+        this.next = at + 1 === count ? 0 : at + 1;
+        if (tried === undefined || !tried.has(this.addresses[at]!)) return this.endpoints[at];
+      }
+      return undefined;
+    }
     const now = this.now();
-    if (this.affinityTimeoutMs !== undefined) {
-      const stuck = this.affinity.get(clientIP);
-      if (stuck !== undefined && now - stuck.lastUsedMs <= this.affinityTimeoutMs && !tried.has(stuck.endpoint)) {
-        const endpoint = this.endpoints.find((e) => endpointAddress(e) === stuck.endpoint);
-        if (endpoint !== undefined) {
-          stuck.lastUsedMs = now;
-          return endpoint;
-        }
+    const stuck = this.affinity.get(clientIP);
+    if (stuck !== undefined && now - stuck.lastUsedMs <= this.affinityTimeoutMs && tried?.has(stuck.endpoint) !== true) {
+      const at = this.addresses.indexOf(stuck.endpoint);
+      if (at >= 0) {
+        stuck.lastUsedMs = now;
+        return this.endpoints[at];
       }
     }
-    for (let i = 0; i < this.endpoints.length; i++) {
-      const endpoint = this.endpoints[this.next]!;
-      this.next = (this.next + 1) % this.endpoints.length;
-      const address = endpointAddress(endpoint);
-      if (tried.has(address)) continue;
-      if (this.affinityTimeoutMs !== undefined) this.affinity.set(clientIP, { endpoint: address, lastUsedMs: now });
-      return endpoint;
+    for (let i = 0; i < count; i++) {
+      const at = this.next;
+      this.next = at + 1 === count ? 0 : at + 1;
+      const address = this.addresses[at]!;
+      if (tried?.has(address) === true) continue;
+      this.affinity.set(clientIP, { endpoint: address, lastUsedMs: now });
+      return this.endpoints[at];
     }
     return undefined;
   }

@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { after, afterEach, describe, it } from 'node:test';
+import { EndpointPicker } from './endpoint-picker.js';
+import { TcpForwarder } from './tcp-forwarder.js';
+import { endpoint, freePortOn, readFrom } from './testing/backends.js';
+
+const ip = '127.0.0.1';
+
+async function listening(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, ip, resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** A deterministic pattern of `size` bytes, different for each seed. */
+function pattern(size: number, seed: number): Buffer {
+  const b = Buffer.allocUnsafe(size);
+  for (let i = 0; i < size; i++) b[i] = (i * 31 + seed * 7) & 0xff;
+  return b;
+}
+
+/** Collect a socket's bytes until it ends. */
+function collect(socket: Socket): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+/** Resolves when the socket closes, whether or not an error came first. */
+const closeOf = (socket: Socket): Promise<void> => new Promise((resolve) => socket.once('close', () => resolve()));
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('TcpForwarder', () => {
+  const servers: Server[] = [];
+  const children: ChildProcess[] = [];
+  let forwarder: TcpForwarder | undefined;
+
+  afterEach(() => {
+    forwarder?.closeAll();
+    forwarder = undefined;
+    for (const s of servers.splice(0)) s.close();
+  });
+  after(() => {
+    for (const c of children) c.kill('SIGKILL');
+  });
+
+  const forwardTo = async (ports: readonly number[], connectTimeoutMs?: number): Promise<number> => {
+    const picker = new EndpointPicker();
+    picker.update(
+      ports.map((p) => endpoint(p)),
+      undefined,
+    );
+    const port = await freePortOn(ip);
+    forwarder = await TcpForwarder.listen({ ip, port, picker, ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}) });
+    return port;
+  };
+
+  // 16 MiB fills the kernel's loopback buffers on both hops, so the forwarder
+  // has to stop reading one side until the other drains (the tests pass
+  // either way; the pause makes that path the likely one).
+  it('keeps each connection’s bytes apart while large replies are read slowly (back-pressure towards the client)', async () => {
+    const size = 16 * 1024 * 1024;
+    const server = createServer((socket) => socket.once('data', (seed: Buffer) => socket.end(pattern(size, seed[0]!))));
+    servers.push(server);
+    const port = await forwardTo([await listening(server)]);
+    const fetch = async (seed: number): Promise<void> => {
+      const socket = connect({ host: ip, port });
+      socket.pause();
+      socket.write(Buffer.from([seed]));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const got = collect(socket);
+      socket.resume();
+      assert.ok((await got).equals(pattern(size, seed)), `connection ${seed} got its own bytes`);
+    };
+    await Promise.all([1, 2].map(fetch));
+  });
+
+  it('passes a large upload to an endpoint that reads slowly (back-pressure towards the endpoint)', async () => {
+    const size = 16 * 1024 * 1024;
+    const server = createServer({ allowHalfOpen: true }, (socket) => {
+      socket.pause();
+      setTimeout(() => {
+        void collect(socket).then((b) => socket.end(`${b.length}:${b.equals(pattern(size, 9))}`));
+        socket.resume();
+      }, 200);
+    });
+    servers.push(server);
+    const port = await forwardTo([await listening(server)]);
+    const socket = connect({ host: ip, port, allowHalfOpen: true });
+    const reply = collect(socket);
+    socket.end(pattern(size, 9));
+    assert.equal((await reply).toString(), `${size}:true`);
+  });
+
+  it('passes the endpoint’s half-close first, then the client’s later bytes and its half-close', async () => {
+    const size = 2 * 1024 * 1024;
+    let heardBytes: Promise<Buffer> | undefined;
+    const server = createServer({ allowHalfOpen: true }, (socket) => {
+      socket.end('bye, but I still listen');
+      heardBytes = collect(socket);
+    });
+    servers.push(server);
+    const port = await forwardTo([await listening(server)]);
+    const socket = connect({ host: ip, port, allowHalfOpen: true });
+    const closed = closeOf(socket);
+    assert.equal((await collect(socket)).toString(), 'bye, but I still listen');
+    socket.end(pattern(size, 5));
+    await until(() => heardBytes !== undefined, 'the endpoint to be reached');
+    assert.ok((await heardBytes!).equals(pattern(size, 5)));
+    await closed;
+    await until(() => forwarder!.connectionCount === 0, 'the connection to be forgotten');
+  });
+
+  it('closes both sides once a request read to its end gets its short reply', async () => {
+    const server = createServer({ allowHalfOpen: true }, (socket) => {
+      void collect(socket).then((b) => socket.end(`got ${b.toString()}`));
+    });
+    servers.push(server);
+    const port = await forwardTo([await listening(server)]);
+    const socket = connect({ host: ip, port, allowHalfOpen: true });
+    const reply = collect(socket);
+    socket.end('ping');
+    assert.equal((await reply).toString(), 'got ping');
+    await until(() => forwarder!.connectionCount === 0, 'the connection to be forgotten');
+  });
+
+  it('cuts the client when the endpoint resets the joined connection', async () => {
+    const server = createServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+    servers.push(server);
+    const port = await forwardTo([await listening(server)]);
+    const socket = connect({ host: ip, port });
+    socket.on('error', () => undefined);
+    socket.write('x');
+    await closeOf(socket);
+    await until(() => forwarder!.connectionCount === 0, 'the connection to be forgotten');
+  });
+
+  it('cuts the endpoint connection when the client resets', async () => {
+    let endpointSide: Socket | undefined;
+    const server = createServer((socket) => {
+      endpointSide = socket;
+      socket.on('error', () => undefined);
+      socket.resume(); // read to the end, so that 'close' follows the FIN
+    });
+    servers.push(server);
+    const port = await forwardTo([await listening(server)]);
+    const socket = connect({ host: ip, port });
+    socket.write('x');
+    await until(() => endpointSide !== undefined, 'the endpoint to be reached');
+    const closed = closeOf(endpointSide!);
+    socket.resetAndDestroy();
+    await closed;
+    await until(() => forwarder!.connectionCount === 0, 'the connection to be forgotten');
+  });
+
+  describe('with an endpoint that does not answer (its accept queue full, its process stopped)', () => {
+    let silentPort = 0;
+    const fillers: Socket[] = [];
+
+    const startSilentEndpoint = async (): Promise<void> => {
+      const child = spawn(process.execPath, ['-e', `const s = require('net').createServer(); s.listen({ host: '${ip}', port: 0, backlog: 1 }, () => console.log(s.address().port));`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(child);
+      const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+      silentPort = Number(line.toString().trim());
+      child.kill('SIGSTOP');
+      // Fill the accept queue: later SYNs are dropped, so a connect hangs.
+      for (let i = 0; i < 4; i++) {
+        const s = connect({ host: ip, port: silentPort });
+        s.on('error', () => undefined);
+        fillers.push(s);
+      }
+    };
+    after(() => fillers.forEach((s) => s.destroy()));
+
+    it('tries the next endpoint after connectTimeoutMs', async () => {
+      await startSilentEndpoint();
+      const server = createServer((socket) => socket.end('a'));
+      servers.push(server);
+      const port = await forwardTo([silentPort, await listening(server)], 100);
+      assert.equal(await readFrom(ip, port), 'a');
+    });
+
+    it('closes the client once every endpoint has timed out', async () => {
+      const port = await forwardTo([silentPort], 100);
+      const socket = connect({ host: ip, port });
+      socket.on('error', () => undefined);
+      await closeOf(socket);
+      await until(() => forwarder!.connectionCount === 0, 'the connection to be forgotten');
+    });
+  });
+
+  it('closeAll cuts joined connections', async () => {
+    const server = createServer((socket) => socket.on('error', () => undefined));
+    servers.push(server);
+    const port = await forwardTo([await listening(server)]);
+    const socket = connect({ host: ip, port });
+    socket.on('error', () => undefined);
+    socket.write('x');
+    await until(() => forwarder!.connectionCount === 1, 'the connection to be accepted');
+    const closed = closeOf(socket);
+    forwarder!.closeAll();
+    await closed;
+    await assert.rejects(readFrom(ip, port), { code: 'ECONNREFUSED' });
+  });
+});
