@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ContainerStatus } from 'kubernetes-types/core/v1.js';
@@ -361,22 +362,26 @@ describe('pod workers on the process runtime', () => {
 
   it('runs a sidecar beside the app container and stops it once a Never pod completes (Succeeded)', async () => {
     const h = harness();
+    // The app container finishes only once the test has seen both containers running (no window to catch).
+    const dir = mkdtempSync(join(tmpdir(), 'k8ts-sidecar-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const release = join(dir, 'release');
+    const app = `while [ ! -e ${release} ]; do sleep 0.05; done; exit 0`;
     await h.createPod({
-      ...shellPod('sidecar', 'sleep 0.3; exit 0', { restartPolicy: 'Never' }),
+      ...shellPod('sidecar', app, { restartPolicy: 'Never' }),
       spec: {
         restartPolicy: 'Never',
         terminationGracePeriodSeconds: 5,
         initContainers: [{ name: 'proxy', image: 'busybox:1.35', restartPolicy: 'Always', command: ['sh', '-c', 'exec sleep 1000'] }],
-        containers: [{ name: 'main', image: 'busybox:1.35', command: ['sh', '-c', 'sleep 0.3; exit 0'] }],
+        containers: [{ name: 'main', image: 'busybox:1.35', command: ['sh', '-c', app] }],
       },
     } as Pod);
-    let sawBoth = false;
     await waitFor(async () => {
       const pod = await h.getPod('sidecar');
-      if (pod?.status?.initContainerStatuses?.[0]?.state?.running !== undefined && statusOf(pod)?.state?.running !== undefined) sawBoth = true;
-      return pod?.status?.phase === 'Succeeded';
+      return pod?.status?.initContainerStatuses?.[0]?.state?.running !== undefined && statusOf(pod)?.state?.running !== undefined;
     }, WAIT);
-    assert.ok(sawBoth, 'the sidecar and the app container ran together');
+    writeFileSync(release, '');
+    await waitFor(async () => (await h.getPod('sidecar'))?.status?.phase === 'Succeeded', WAIT);
     const uid = (await h.getPod('sidecar'))!.metadata.uid!;
     await waitFor(async () => (await h.runtime.runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: uid }, state: 'CONTAINER_RUNNING' })).length === 0, WAIT);
   });
