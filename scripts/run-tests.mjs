@@ -77,8 +77,8 @@ const mustIsolate = (path) => {
   return ISOLATED.some((pattern) => pattern.test(text));
 };
 
-const batchDir = join('dist', '.test-batches');
-rmSync(batchDir, { recursive: true, force: true });
+// One directory per run, so that two runs in one checkout do not remove each other's batches.
+const batchDir = join('dist', '.test-batches', String(process.pid));
 const alone = [];
 const batchable = [];
 for (const f of files) (batchSize > 1 && isUnit(f) && !mustIsolate(f) ? batchable : alone).push(f);
