@@ -13,7 +13,9 @@
  *   replaced, the API server stopped (SIGSTOP) while the pods keep serving.
  * - What only a node on containerd shows (formerly kubelet/cri-node.test.ts):
  *   the node's runtime and pod CIDR, a static pod and its mirror, a pod's
- *   address on the bridge, logs and exec; a crash loop's growing back-off,
+ *   address on the bridge, logs and exec; the Service's name resolved from
+ *   inside a pod through its resolv.conf (the cluster DNS runs on the node as
+ *   upstream's node-local DNS does); a crash loop's growing back-off,
  *   and its restarts going on while the API server is stopped (during step
  *   6); exec startup probes holding off a tcpSocket liveness probe; a graceful
  *   delete; kubectl 1.33 (WebSocket) and 1.27 (SPDY) port-forward and attach
@@ -57,6 +59,12 @@ export const CRI_CLUSTER_ARGS = ['--cluster-cidr', '10.244.0.0/16', '--service-c
  * node Unknown. Nothing in this file waits for a node to go NotReady.
  */
 const NODE_MONITOR_GRACE = '30s';
+/**
+ * The cluster DNS's address on the node: upstream's node-local DNS address (NodeLocal DNSCache's 169.254.20.10). The
+ * node runs `k8ts dns` on it, in its namespace, and its kubelet's --cluster-dns names it (../kubelet/testing/cri-node.ts
+ * says why this is upstream's node-local layout rather than a kube-dns Service routed by the proxy).
+ */
+const NODE_LOCAL_DNS = '169.254.20.10';
 /** --crash-loop-backoff-max of KUBELET_TIMERS (its --crash-loop-backoff-initial is 1s). */
 const BACKOFF_MAX = '2s';
 
@@ -145,6 +153,7 @@ describe('the cri runtime (containerd in a network namespace): the journey and t
       kubeletArgs: [...KUBELET_TIMERS, '--file-check-frequency=500ms'],
       serviceClusterIPRange: '10.96.0.0/12',
       proxyArgs: ['--proxy-mode', 'iptables', '--cluster-cidr', '10.244.0.0/16', '--min-sync-period=100ms'],
+      nodeLocalDns: { address: NODE_LOCAL_DNS },
     });
     kubectl = newKubectl('1.32', server.kubeconfig);
     http = newHttpClient(restConfigFromKubeconfig(server.kubeconfig));
@@ -203,6 +212,23 @@ describe('the cri runtime (containerd in a network namespace): the journey and t
     const exec = await kubectl('exec', 'bridge-pod', '--', 'sh', '-c', 'echo "out $(hostname)"; exit 3');
     assert.equal(exec.code, 3, exec.stderr);
     assert.equal(exec.stdout, 'out bridge-pod\n');
+  });
+
+  it('resolves the Service name from inside the pod, through its resolv.conf, at the node-local cluster DNS', async () => {
+    // The kubelet wrote the sandbox's DNS config (dnsPolicy ClusterFirst): the cluster DNS, the search path, ndots:5.
+    const resolvConf = await kubectl.ok('exec', 'bridge-pod', '--', 'cat', '/etc/resolv.conf');
+    assert.match(resolvConf, new RegExp(`^nameserver ${NODE_LOCAL_DNS.replaceAll('.', '\\.')}$`, 'm'), resolvConf);
+    assert.match(resolvConf, /^search default\.svc\.cluster\.local svc\.cluster\.local cluster\.local\b/m, resolvConf);
+    assert.match(resolvConf, /^options ndots:5$/m, resolvConf);
+    // busybox's nslookup asks the first nameserver of /etc/resolv.conf, over the pod's network.
+    const lookup = (name: string) => kubectl('exec', 'bridge-pod', '--', 'nslookup', '-type=a', name);
+    const found = await lookup(`${journey.options.service}.default.svc.cluster.local`);
+    assert.equal(found.code, 0, `${found.stdout}${found.stderr}`);
+    assert.match(found.stdout, new RegExp(`^Server:\\s+${NODE_LOCAL_DNS.replaceAll('.', '\\.')}$`, 'm'), found.stdout);
+    assert.match(found.stdout, new RegExp(`^Address:\\s+${journey.clusterIP.replaceAll('.', '\\.')}$`, 'm'), found.stdout);
+    const missing = await lookup('no-such-service.default.svc.cluster.local');
+    assert.notEqual(missing.code, 0);
+    assert.match(`${missing.stdout}${missing.stderr}`, /NXDOMAIN/);
     await remove('bridge-pod');
   });
 
