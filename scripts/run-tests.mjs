@@ -19,7 +19,7 @@
 // under dist/test. K8TS_TEST_BATCH_SIZE sets the files per batch (default
 // 20; 1 runs every file in its own process).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -118,5 +118,10 @@ const child = spawn(
 );
 child.on('exit', (code, signal) => {
   rmSync(batchDir, { recursive: true, force: true });
+  try {
+    rmdirSync(join(batchDir, '..')); // when no other run is using it
+  } catch {
+    // another run's batches are there, or it was never made
+  }
   process.exit(code ?? (signal ? 1 : 0));
 });
