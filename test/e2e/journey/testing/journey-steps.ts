@@ -263,7 +263,13 @@ export class Journey {
    * SIGCONT everything catches up: the same pods, Ready, with no restart,
    * the nodes Ready with renewed Leases, the watches still delivering.
    */
-  async apiServerOutage(options: { readonly apiserverPid: number; readonly statusPeriodMs: number; readonly nodes: readonly string[] }): Promise<void> {
+  async apiServerOutage(options: {
+    readonly apiserverPid: number;
+    readonly statusPeriodMs: number;
+    readonly nodes: readonly string[];
+    /** More checks while the API server is still stopped, after every pod has answered (they must not call the API). */
+    readonly whileStopped?: () => Promise<void>;
+  }): Promise<void> {
     const before = new Map(this.current().map((p) => [p.metadata?.name ?? '', { uid: p.metadata?.uid, restarts: restarts(p) }]));
     const names = [...before.keys()];
     const ready = this.livePods.track((pods) => this.readyCount(pods));
@@ -284,6 +290,7 @@ export class Journey {
         requests++;
         assert.ok(Date.now() - stoppedAt < 20_000, `all pods answered within 20 s of the outage (${[...answered].join(', ')})`);
       }
+      await options.whileStopped?.();
     } finally {
       process.kill(options.apiserverPid, 'SIGCONT');
       resumedAt = Date.now();

@@ -53,6 +53,18 @@ export interface CriNodeOptions {
    * route. Default: none.
    */
   readonly serviceClusterIPRange?: string;
+  /**
+   * Run the cluster DNS in the node's namespace as upstream's node-local DNS (NodeLocal DNSCache) runs on a node:
+   * `k8ts dns` with the server's DNS identity (<server-data-dir>/pki/dns.kubeconfig, system:coredns) listening on port 53
+   * of this link-local address (upstream's is 169.254.20.10), a local address of the namespace (upstream puts it on a
+   * dummy interface, nodelocaldns; kernels without the dummy device type have loopback), and the kubelet's
+   * --cluster-dns set to it (upstream's setting for node-local DNS with kube-proxy in IPVS mode). Pods reach it through their default route (the bridge's gateway): it is an
+   * address of their node. Upstream's other layout, a kube-dns Service whose cluster IP kube-proxy routes to CoreDNS
+   * pods, fits less well: `k8ts dns` is a process on the node, not a pod, so that Service would need a hand-written
+   * EndpointSlice naming a node address; a listener on the node itself, as node-local DNS has, needs no Service and no
+   * rule. Default: no cluster DNS (pods get the host's resolv.conf, with a MissingClusterDNS event).
+   */
+  readonly nodeLocalDns?: { readonly address: string; readonly clusterDomain?: string };
 }
 
 export interface CriNode {
@@ -66,6 +78,8 @@ export interface CriNode {
   kubelet(): K8tsProcess;
   /** The proxy, when options.proxyArgs asked for one. */
   readonly proxy: K8tsProcess | undefined;
+  /** The node-local cluster DNS, when options.nodeLocalDns asked for one (ready: its informers have synced). */
+  readonly dns: K8tsProcess | undefined;
   /** The network namespace of the node (a name under /run/netns). */
   readonly netns: string;
   /** Start the kubelet again after it stopped (or was killed), with the same flags. */
@@ -112,6 +126,7 @@ export async function startCriNode(options: CriNodeOptions): Promise<CriNode> {
   let link: NetnsLink | undefined;
   let current: K8tsProcess | undefined;
   let proxy: K8tsProcess | undefined;
+  let dns: K8tsProcess | undefined;
   const stop = async (): Promise<void> => {
     const problems: unknown[] = [];
     const attempt = async (step: () => Promise<unknown>): Promise<void> => {
@@ -123,6 +138,7 @@ export async function startCriNode(options: CriNodeOptions): Promise<CriNode> {
     };
     if (current !== undefined) await attempt(() => current!.stop());
     if (proxy !== undefined) await attempt(() => proxy!.stop());
+    if (dns !== undefined) await attempt(() => dns!.stop());
     await attempt(async () => link?.stop());
     // Sandboxes and containers through the CRI, then containerd, its cgroups and the namespace.
     await attempt(async () => containerd?.stop());
@@ -151,13 +167,22 @@ export async function startCriNode(options: CriNodeOptions): Promise<CriNode> {
       '--container-runtime', 'cri',
       '--container-runtime-endpoint', containerd.endpoint,
       ...(options.podManifestPath !== undefined ? ['--pod-manifest-path', options.podManifestPath] : []),
+      ...(options.nodeLocalDns !== undefined ? ['--cluster-dns', options.nodeLocalDns.address, '--cluster-domain', options.nodeLocalDns.clusterDomain ?? 'cluster.local'] : []),
       ...(options.kubeletArgs ?? []),
     ];
+    if (options.nodeLocalDns !== undefined) {
+      // Started before the kubelet, and ready (below) before any test pod can ask it.
+      const { address, clusterDomain = 'cluster.local' } = options.nodeLocalDns;
+      await run('ip', ['-n', netns, 'addr', 'add', `${address}/32`, 'dev', 'lo']);
+      const dnsKubeconfig = join(options.serverDataDir, 'pki', 'dns.kubeconfig');
+      dns = startK8ts(['dns', '--kubeconfig', dnsKubeconfig, '--bind-address', address, '--port', '53', '--cluster-domain', clusterDomain, '--metrics-bind-address', '127.0.0.1:0'], { netns });
+    }
     const startKubelet = (): K8tsProcess => {
       current = startK8ts(args, { netns });
       return current;
     };
     startKubelet();
+    await dns?.waitForLine(/^dns: informers synced; ready$/, 60_000);
     if (options.serviceClusterIPRange !== undefined) {
       await run('ip', ['-n', netns, 'route', 'add', options.serviceClusterIPRange, 'dev', 'lo']);
     }
@@ -166,7 +191,7 @@ export async function startCriNode(options: CriNodeOptions): Promise<CriNode> {
       proxy = startK8ts(['proxy', '--kubeconfig', proxyKubeconfig, '--hostname-override', options.nodeName, '--metrics-bind-address', '127.0.0.1:0', ...options.proxyArgs], { netns });
     }
     const started = containerd;
-    return { nodeName: options.nodeName, nodeIP, containerd: started, rootDir, kubelet: () => current!, proxy, netns, startKubelet, stop };
+    return { nodeName: options.nodeName, nodeIP, containerd: started, rootDir, kubelet: () => current!, proxy, dns, netns, startKubelet, stop };
   } catch (e: unknown) {
     await stop().catch(() => undefined);
     throw e;
