@@ -10,6 +10,10 @@
  *   containerd in a network namespace (journey-cri.test.ts); skipped, with
  *   the reason, where containerd cannot run.
  *
+ * The clusters run with their default timers (`k8ts server` as `npm start` starts it; the journey test shortens
+ * them for its failure steps, which step 1 does not need): a 1 s pod sync period, for one, would have every kubelet
+ * resync all its pods every second, work that a user's cluster does not do and that competes with the starts.
+ *
  * Written to bench/results/journey.json, flat, every key ending in the runtime:
  *   apply_to_all_ready_ms_*         from just before `kubectl apply` to the watch event showing the last pod Ready
  *   apply_to_all_in_endpoints_ms_*  … to the last pod listed as a ready endpoint
@@ -22,7 +26,7 @@ import { containerdUnavailableReason } from '../../test/e2e/testing/containerd.j
 import { newKubectl } from '../../test/e2e/testing/kubectl.js';
 import { startCriNode, type CriNode } from '../../test/e2e/kubelet/testing/cri-node.js';
 import { writeHelloCopy } from '../../test/e2e/journey/testing/hello-manifest.js';
-import { buildProcessImage, KUBELET_TIMERS, startJourneyServer, startAgentNode, type JourneyServer, type AgentNode } from '../../test/e2e/journey/testing/journey-cluster.js';
+import { buildProcessImage, startJourneyServer, startAgentNode, type JourneyServer, type AgentNode } from '../../test/e2e/journey/testing/journey-cluster.js';
 import { Journey } from '../../test/e2e/journey/testing/journey-steps.js';
 import { hostServiceClient } from '../../test/e2e/journey/testing/service-client.js';
 import { stepPercentiles } from '../../test/e2e/journey/testing/stages.js';
@@ -50,11 +54,12 @@ async function measure(runtime: Runtime): Promise<Record<string, number>> {
   try {
     server = await startJourneyServer({
       name: `bench-${runtime}`,
+      shortTimers: false,
       ...(runtime === 'cri' ? { agent: false, extraArgs: ['--cluster-cidr', '10.244.0.0/16', '--service-cluster-ip-range', '10.96.0.0/12'] } : {}),
     });
     const nodes: string[] = [];
     if (runtime === 'process') {
-      agent = await startAgentNode(server, { nodeName: 'journey-agent' });
+      agent = await startAgentNode(server, { nodeName: 'journey-agent', shortTimers: false });
       await Promise.all([buildProcessImage('hello', server.dataDir), buildProcessImage('hello', agent.dataDir)]);
       nodes.push(hostname().toLowerCase(), agent.nodeName);
     } else {
@@ -63,7 +68,6 @@ async function measure(runtime: Runtime): Promise<Record<string, number>> {
         apiServerPort: server.apiServerPort,
         nodeName: 'journey-cri',
         images: ['busybox', 'pause', 'hello'],
-        kubeletArgs: KUBELET_TIMERS,
       });
       nodes.push(criNode.nodeName);
     }

@@ -61,13 +61,16 @@ export interface JourneyServerOptions {
   readonly extraArgs?: readonly string[];
   /** Run the server's own node (kubelet and proxy); default true. */
   readonly agent?: boolean;
+  /** Shorten the timers (serverTimerArgs); default true. False starts `k8ts server` with its defaults, as `npm start` does. */
+  readonly shortTimers?: boolean;
 }
 
 export async function startJourneyServer(options: JourneyServerOptions): Promise<JourneyServer> {
   const root = await mkdtemp(join(tmpdir(), `k8ts-journey-${options.name}-`));
   const dataDir = join(root, 'data');
   const withNode = options.agent !== false;
-  const server = startK8ts(['server', '--data-dir', dataDir, '--secure-port', '0', ...serverTimerArgs(), ...(withNode ? [] : ['--disable-agent']), ...(options.extraArgs ?? [])]);
+  const timers = options.shortTimers === false ? [] : serverTimerArgs();
+  const server = startK8ts(['server', '--data-dir', dataDir, '--secure-port', '0', ...timers, ...(withNode ? [] : ['--disable-agent']), ...(options.extraArgs ?? [])]);
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
@@ -124,7 +127,10 @@ export const JOIN_COMMAND = /k8ts agent --server (\S+) --token (\S+) --ca-cert-h
  * directory of its own and no proxy (the server's userspace proxy owns the
  * Service addresses on this machine). Its kubelet is its child and dies with it.
  */
-export async function startAgentNode(server: JourneyServer, options: { readonly nodeName: string; readonly nodeIP?: string }): Promise<AgentNode> {
+export async function startAgentNode(
+  server: JourneyServer,
+  options: { readonly nodeName: string; readonly nodeIP?: string; /** Default true: the kubelet's timers shortened (KUBELET_TIMERS). */ readonly shortTimers?: boolean },
+): Promise<AgentNode> {
   const nodeIP = options.nodeIP ?? '127.0.0.2';
   const dataDir = join(server.root, `agent-${options.nodeName}`);
   const join_ = JOIN_COMMAND.exec(await server.server.waitForLine(JOIN_COMMAND, 60_000))!;
@@ -137,7 +143,7 @@ export async function startAgentNode(server: JourneyServer, options: { readonly 
     '--node-name', options.nodeName,
     '--node-ip', nodeIP,
     '--disable-proxy',
-    ...KUBELET_TIMERS.map((flag) => `--kubelet-arg=${flag}`),
+    ...(options.shortTimers === false ? [] : KUBELET_TIMERS.map((flag) => `--kubelet-arg=${flag}`)),
   ];
   let current = startK8ts(args);
   const stop = async (): Promise<void> => {
