@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Command } from 'commander';
+import { waitFor } from '../client/testing/wait-for.js';
 import { newRuntime, PROCESS_IDLE_SHIMS } from './kubelet.js';
 import { addKubeletFlags, type KubeletFlags } from './kubelet-flags.js';
 
@@ -23,8 +24,9 @@ describe('newRuntime: the runtime --container-runtime names', () => {
     try {
       assert.equal(runtime.name, 'process');
       assert.equal((await runtime.runtime.version()).runtimeName, 'k8ts-process');
-      const idle = (runtime.runtime as unknown as { idleShimPids(): number[] }).idleShimPids();
-      assert.equal(idle.length, PROCESS_IDLE_SHIMS);
+      // The shims boot on the runtime's spawner thread, which reports them as they are spawned.
+      const idle = (): number[] => (runtime.runtime as unknown as { idleShimPids(): number[] }).idleShimPids();
+      await waitFor(() => idle().length === PROCESS_IDLE_SHIMS, { timeoutMs: 20_000 });
     } finally {
       await runtime.close();
     }
