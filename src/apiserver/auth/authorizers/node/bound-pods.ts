@@ -31,6 +31,8 @@ export interface PodStorageSource {
 }
 
 const LIST_PAGE = 5000;
+/** A skipped event becomes a bookmark once in this many: the reflector's revision stays recent (a re-watch replays little) without a step per pod. */
+const BOOKMARK_EVERY = 256;
 const NODE_NAME_FIELD = Buffer.from('"nodeName":"');
 const QUOTE = 0x22;
 
@@ -80,6 +82,7 @@ export function newBoundPodsListerWatcher(source: PodStorageSource): ListerWatch
     watch(resourceVersion: string): WatchSubscription<KubeObject> {
       const from = Number(resourceVersion);
       const watch = storage.watch(prefix, from);
+      let skipped = 0;
       return {
         cancel: () => watch.cancel(),
         requestProgress: () => watch.requestProgress(),
@@ -92,9 +95,9 @@ export function newBoundPodsListerWatcher(source: PodStorageSource): ListerWatch
               }
               const rv = String(event.type === 'PUT' ? event.kv.modRevision : event.revision);
               const pod = event.type === 'PUT' ? boundPod(event.kv) : boundPod(event.prevKv, event.revision);
-              // Skipped: the reflector still moves to this revision with a bookmark, so that a new watch starts after it.
-              if (pod === undefined) yield { type: 'BOOKMARK', resourceVersion: rv };
-              else if (event.type === 'DELETE') yield { type: 'DELETED', object: pod, resourceVersion: rv };
+              if (pod === undefined) {
+                if (++skipped % BOOKMARK_EVERY === 0) yield { type: 'BOOKMARK', resourceVersion: rv };
+              } else if (event.type === 'DELETE') yield { type: 'DELETED', object: pod, resourceVersion: rv };
               else yield { type: event.prevKv === undefined ? 'ADDED' : 'MODIFIED', object: pod, resourceVersion: rv };
             }
           } catch (e: unknown) {
