@@ -53,7 +53,9 @@ export async function newAuthorizationPipeline(options: AuthorizationPipelineOpt
   await aggregator.idle();
   const rbac = newRbacAuthorizer(source);
   // Node: a graph of pods and what they name, fed by watches of the server's own stores.
-  const node = options.modes.includes('Node') ? newNodeAuthorization((group, version, resource) => options.registry.lookup(group, version, resource)?.store, options.onError) : undefined;
+  const node = options.modes.includes('Node')
+    ? newNodeAuthorization((group, version, resource) => options.registry.lookup(group, version, resource)?.store, options.onError, options.registry.storageSource('', 'v1', 'pods'))
+    : undefined;
   await node?.synced;
   const others = { ...(webhook !== undefined ? { Webhook: webhook } : {}), ...(node !== undefined ? { Node: node.authorizer } : {}) };
   const authorizer = newAuthorizer(options.modes, { rbac, others });

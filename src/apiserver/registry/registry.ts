@@ -8,6 +8,7 @@ import { gvkKey } from '../../api/conversion/kind-conversion.js';
 import type { ResourceInfo, Scheme, SubresourceInfo } from '../../api/scheme.js';
 import type { KubeObject } from '../../machinery/meta.js';
 import { forbidden, isNotFound, notFound } from '../../machinery/status.js';
+import type { Storage } from '../../storage/interface.js';
 import type { VerbHandler } from '../endpoints/target.js';
 import type { ResourceDefinition } from './definition.js';
 import { Cacher, type CacherOptions } from './cacher/cacher.js';
@@ -53,9 +54,13 @@ export class Registry {
   /** Each resource's watch cache, by `group/version/resource`. */
   private readonly cacheOf = new Map<string, Cacher>();
   private namespaceCache: Cacher | undefined;
+  /** Each resource's storage key prefix (with its trailing slash), by `group/version/resource`. */
+  private readonly keyPrefixOf = new Map<string, string>();
+  private readonly rawStorage: Storage;
 
   constructor(options: RegistryOptions) {
     const prefix = options.prefix.replace(/\/+$/, '');
+    this.rawStorage = options.storage.storage;
     const conversions = options.conversions ?? newBuiltinConversions();
     // Versions of one kind share their storage location, and so one watch cache.
     const cachersByPrefix = new Map<string, Cacher>();
@@ -64,6 +69,7 @@ export class Registry {
       if (definition === undefined) continue;
       const codec = conversions.codec(info);
       const keyPrefix = `${prefix}/${this.storagePath(options, info, definition, codec)}`;
+      this.keyPrefixOf.set(`${info.group}/${info.version}/${info.resource}`, `${keyPrefix}/`);
       let storage: ObjectStore = options.storage;
       if (options.watchCache !== false) {
         let cacher = cachersByPrefix.get(keyPrefix);
@@ -168,6 +174,15 @@ export class Registry {
   /** Stop every watch cache (on shutdown). */
   stop(): void {
     for (const c of this.cachers) c.stop();
+  }
+
+  /**
+   * Storage itself and a resource's key prefix (objects as stored, in the storage version), bypassing the watch
+   * cache: for an in-process reader that needs only a few of the objects and must not make the cache hold them all.
+   */
+  storageSource(group: string, version: string, resource: string): { readonly storage: Storage; readonly prefix: string } | undefined {
+    const prefix = this.keyPrefixOf.get(`${group}/${version}/${resource}`);
+    return prefix === undefined ? undefined : { storage: this.rawStorage, prefix };
   }
 
   lookup(group: string, version: string, resource: string): ResourceEntry | undefined {

@@ -40,6 +40,25 @@ describe('newAuthorizer', () => {
     assert.equal((await newUnionAuthorizer([says('NoOpinion', 'a'), says('Deny', 'no'), says('Allow', '')]).authorize(attrs())).decision, 'Deny');
     assert.deepEqual(await newUnionAuthorizer([says('NoOpinion', 'a'), says('NoOpinion', 'b')]).authorize(attrs()), { decision: 'NoOpinion', reason: 'a\nb' });
   });
+  it('answers without a promise while the members do, and the same through a member that answers with one', async () => {
+    const says = (decision: 'Allow' | 'NoOpinion', reason: string, evaluationError?: string) => ({
+      authorize: () => ({ decision, reason, ...(evaluationError !== undefined ? { evaluationError } : {}) }),
+      rulesFor: alwaysAllow.rulesFor,
+    });
+    const later = (decision: 'Allow' | 'NoOpinion', reason: string, evaluationError?: string) => ({
+      authorize: async () => ({ decision, reason, ...(evaluationError !== undefined ? { evaluationError } : {}) }),
+      rulesFor: alwaysAllow.rulesFor,
+    });
+    const sync = newUnionAuthorizer([says('NoOpinion', 'a'), says('Allow', 'yes')]).authorize(attrs());
+    assert.ok(!(sync instanceof Promise));
+    assert.deepEqual(sync, { decision: 'Allow', reason: 'yes' });
+    // A promise from the first member that gives one; reasons and errors gathered before and after it, in order.
+    const mixed = newUnionAuthorizer([says('NoOpinion', 'a', 'e1'), later('NoOpinion', 'b'), says('NoOpinion', 'c', 'e2'), later('NoOpinion', '')]).authorize(attrs());
+    assert.ok(mixed instanceof Promise);
+    assert.deepEqual(await mixed, { decision: 'NoOpinion', reason: 'a\nb\nc', evaluationError: '[e1, e2]' });
+    assert.deepEqual(await newUnionAuthorizer([says('NoOpinion', 'a'), later('NoOpinion', 'b'), later('Allow', 'ok')]).authorize(attrs()), { decision: 'Allow', reason: 'ok' });
+    assert.deepEqual(await newUnionAuthorizer([later('Allow', 'first'), says('NoOpinion', 'x')]).authorize(attrs()), { decision: 'Allow', reason: 'first' });
+  });
 });
 
 describe('forbiddenError', () => {

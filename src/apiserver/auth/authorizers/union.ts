@@ -10,16 +10,34 @@ import type { RuleResolvingAuthorizer, RuleSet } from './always.js';
 
 export function newUnionAuthorizer(members: readonly RuleResolvingAuthorizer[]): RuleResolvingAuthorizer {
   return {
-    async authorize(a: Attributes): Promise<AuthorizationResult> {
+    authorize(a: Attributes): Promise<AuthorizationResult> | AuthorizationResult {
+      // Answered without a promise while every member answers synchronously (RBAC, Node, the privileged group):
+      // a promise only from the first member that returns one (webhook), and for the rest after it.
       const reasons: string[] = [];
       const errors: string[] = [];
-      for (const member of members) {
-        const result = await member.authorize(a);
+      const take = (result: AuthorizationResult): boolean => {
         if (result.evaluationError !== undefined && result.evaluationError !== '') errors.push(result.evaluationError);
-        if (result.decision !== 'NoOpinion') return result;
+        if (result.decision !== 'NoOpinion') return true;
         if (result.reason !== '') reasons.push(result.reason);
+        return false;
+      };
+      const none = (): AuthorizationResult => ({ decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length > 0 ? { evaluationError: aggregate(errors) } : {}) });
+      for (let i = 0; i < members.length; i++) {
+        const result = members[i]!.authorize(a);
+        if (result instanceof Promise) return finishAsync(result, i);
+        if (take(result)) return result;
       }
-      return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length > 0 ? { evaluationError: aggregate(errors) } : {}) };
+      return none();
+
+      async function finishAsync(pending: Promise<AuthorizationResult>, at: number): Promise<AuthorizationResult> {
+        const first = await pending;
+        if (take(first)) return first;
+        for (let i = at + 1; i < members.length; i++) {
+          const result = await members[i]!.authorize(a);
+          if (take(result)) return result;
+        }
+        return none();
+      }
     },
     async rulesFor(user: UserInfo, namespace: string): Promise<RuleSet> {
       const out: RuleSet = { resourceRules: [], nonResourceRules: [], incomplete: false };

@@ -29,6 +29,23 @@ describe('withAuthorization', () => {
       e instanceof StatusError && e.status.code === 500);
   });
 
+  it('decides the same when the authorizer answers with a promise', async () => {
+    let ran = false;
+    await withAuthorization({ authorize: async () => ({ decision: 'Allow', reason: '' }) })(async () => void (ran = true))(ctx('/api/v1/pods'));
+    assert.equal(ran, true);
+    await assert.rejects(withAuthorization({ authorize: async () => ({ decision: 'NoOpinion', reason: '' }) })(async () => assert.fail('ran'))(ctx('/api')), (e: unknown) =>
+      e instanceof StatusError && e.status.message === 'forbidden: User "alice" cannot get path "/api"');
+  });
+
+  it('turns an authorizer that throws, and a handler that throws at once, into a rejected promise', async () => {
+    const failing = withAuthorization({ authorize: () => { throw new Error('broken'); } })(async () => assert.fail('ran'));
+    let pending: Promise<void> | undefined;
+    assert.doesNotThrow(() => void (pending = failing(ctx('/api'))));
+    await assert.rejects(pending!, /broken/);
+    const throwing = withAuthorization(answering({ decision: 'Allow', reason: '' }))((() => { throw new Error('at once'); }) as unknown as () => Promise<void>);
+    await assert.rejects(throwing(ctx('/api')), /at once/);
+  });
+
   it('passes everything on without an authorizer', async () => {
     let ran = false;
     await withAuthorization(undefined)(async () => void (ran = true))(ctx('/api/v1/pods'));

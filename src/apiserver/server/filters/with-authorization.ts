@@ -6,20 +6,28 @@
  */
 import { attributesFrom } from '../../auth/authorizers/attributes.js';
 import { forbiddenError } from '../../auth/authorizers/forbidden.js';
-import type { Authorizer } from '../../auth/authorizers/interface.js';
+import type { AuthorizationResult, Authorizer } from '../../auth/authorizers/interface.js';
 import { internalError, StatusError } from '../../../machinery/status.js';
 import type { Filter } from '../context.js';
 import { ANONYMOUS } from '../../auth/authenticators/anonymous.js';
 
 export function withAuthorization(authorizer: Authorizer | undefined): Filter {
   if (authorizer === undefined) return (next) => next;
-  return (next) => async (ctx) => {
-    const attributes = attributesFrom(ctx.info, ctx.user ?? ANONYMOUS, ctx.query);
-    const result = await authorizer.authorize(attributes);
-    if (result.decision === 'Allow') return next(ctx);
-    if (result.evaluationError !== undefined && result.evaluationError !== '') {
-      throw internalError(new StatusError({ code: 500, reason: 'InternalError', message: result.evaluationError }));
+  return (next) => (ctx) => {
+    try {
+      const attributes = attributesFrom(ctx.info, ctx.user ?? ANONYMOUS, ctx.query);
+      // A synchronous answer (RBAC, Node) goes on without waiting a turn.
+      const decided = (result: AuthorizationResult): Promise<void> => {
+        if (result.decision === 'Allow') return next(ctx);
+        if (result.evaluationError !== undefined && result.evaluationError !== '') {
+          throw internalError(new StatusError({ code: 500, reason: 'InternalError', message: result.evaluationError }));
+        }
+        throw forbiddenError(attributes, result.reason);
+      };
+      const result = authorizer.authorize(attributes);
+      return result instanceof Promise ? result.then(decided) : decided(result);
+    } catch (e: unknown) {
+      return Promise.reject(e);
     }
-    throw forbiddenError(attributes, result.reason);
   };
 }

@@ -35,6 +35,16 @@ after(async () => {
 });
 
 describe(NAME, () => {
+  it('answers at once, without a promise, when no webhook is configured and the first list is in', async () => {
+    const fake = fakeDeps({ resource: 'mutatingwebhookconfigurations', configs: [] });
+    running.push(fake);
+    const p = newMutatingAdmissionWebhook(fake.deps);
+    const first = p.admit(configMapCreate());
+    assert.ok(first instanceof Promise, 'before the first list: waits for it');
+    await first;
+    assert.equal(p.admit(configMapCreate()), undefined);
+  });
+
   it("applies the webhook's JSONPatch to the object in place", async () => {
     const s = await server((body) => ({ body: reviewResponse(body, { allowed: true, patch: labelPatch('injected', 'yes'), patchType: 'JSONPatch' }) }));
     const attributes = configMapCreate();

@@ -64,25 +64,31 @@ export function newMutatingAdmissionWebhookWith(options: WebhookPluginOptions): 
     return {
       name: NAME,
       handles: () => true,
-      async admit(attributes) {
+      // No webhook configured (the usual case): answered without a promise.
+      admit(attributes) {
         if (isExemptResource(attributes)) return;
-        const hooks = await base.hooks(attributes);
-        if (hooks.length === 0) return;
-        // IfNeeded webhooks called since the last change, and those to call again.
-        let invokedSinceChange = new Set<string>();
-        const reinvoke = new Set<string>();
-        for (const [i, accessor] of hooks.entries()) {
-          const called = await callOne(accessor, i, { number: 0 }, attributes);
-          if (called.changed) {
-            for (const key of invokedSinceChange) reinvoke.add(key);
-            invokedSinceChange = new Set();
-          }
-          if (called.called && accessor.webhook.reinvocationPolicy === 'IfNeeded') invokedSinceChange.add(accessor.key);
-        }
-        if (reinvoke.size === 0) return;
-        for (const [i, accessor] of hooks.entries()) await callOne(accessor, i, { number: 1, only: reinvoke }, attributes);
+        if (base.readyHooks()?.length === 0) return;
+        return callHooks(attributes);
       },
     };
+
+    async function callHooks(attributes: AdmissionAttributes): Promise<void> {
+      const hooks = await base.hooks(attributes);
+      if (hooks.length === 0) return;
+      // IfNeeded webhooks called since the last change, and those to call again.
+      let invokedSinceChange = new Set<string>();
+      const reinvoke = new Set<string>();
+      for (const [i, accessor] of hooks.entries()) {
+        const called = await callOne(accessor, i, { number: 0 }, attributes);
+        if (called.changed) {
+          for (const key of invokedSinceChange) reinvoke.add(key);
+          invokedSinceChange = new Set();
+        }
+        if (called.called && accessor.webhook.reinvocationPolicy === 'IfNeeded') invokedSinceChange.add(accessor.key);
+      }
+      if (reinvoke.size === 0) return;
+      for (const [i, accessor] of hooks.entries()) await callOne(accessor, i, { number: 1, only: reinvoke }, attributes);
+    }
   };
 }
 

@@ -176,37 +176,42 @@ export function newNodeRestriction(deps: AdmissionDependencies): ValidatingAdmis
   return {
     name: NAME,
     handles: (operation: Operation) => operation === 'CREATE' || operation === 'UPDATE' || operation === 'DELETE',
-    async validate(a: AdmissionAttributes): Promise<void> {
-      const { isNode, nodeName } = nodeIdentity(a.userInfo);
-      if (!isNode) return;
-      if (nodeName === '') throw refuse(a, `could not determine node from user "${a.userInfo.name}"`);
-      switch (`${a.resource.resource}.${a.resource.group}`) {
-        case 'pods.':
-          switch (a.subresource) {
-            case '':
-              return pod(nodeName, a);
-            case 'status':
-              return podStatus(nodeName, a);
-            case 'eviction':
-              return podEviction(nodeName, a);
-            default:
-              throw refuse(a, `unexpected pod subresource "${a.subresource}", only 'status' and 'eviction' are allowed`);
-          }
-        case 'nodes.':
-          return node(nodeName, a);
-        case 'persistentvolumeclaims.':
-          if (a.subresource !== 'status') throw refuse(a, 'may only update PVC status');
-          return pvcStatus(nodeName, a);
-        case 'serviceaccounts.':
-          return serviceAccountToken(a, nodeName);
-        case 'leases.coordination.k8s.io':
-          if (a.namespace !== NODE_LEASE_NAMESPACE) throw refuse(a, `can only access leases in the "${NODE_LEASE_NAMESPACE}" system namespace`);
-          return ownNamed(a, nodeName, 'node lease');
-        case 'csinodes.storage.k8s.io':
-          return ownNamed(a, nodeName, 'CSINode');
-        default:
-          return;
-      }
+    // Only nodes' requests are checked: anyone else's is answered without a promise.
+    validate(a: AdmissionAttributes): Promise<void> | void {
+      const identity = nodeIdentity(a.userInfo);
+      if (!identity.isNode) return;
+      return validateNode(a, identity.nodeName);
     },
   };
+
+  async function validateNode(a: AdmissionAttributes, nodeName: string): Promise<void> {
+    if (nodeName === '') throw refuse(a, `could not determine node from user "${a.userInfo.name}"`);
+    switch (`${a.resource.resource}.${a.resource.group}`) {
+      case 'pods.':
+        switch (a.subresource) {
+          case '':
+            return pod(nodeName, a);
+          case 'status':
+            return podStatus(nodeName, a);
+          case 'eviction':
+            return podEviction(nodeName, a);
+          default:
+            throw refuse(a, `unexpected pod subresource "${a.subresource}", only 'status' and 'eviction' are allowed`);
+        }
+      case 'nodes.':
+        return node(nodeName, a);
+      case 'persistentvolumeclaims.':
+        if (a.subresource !== 'status') throw refuse(a, 'may only update PVC status');
+        return pvcStatus(nodeName, a);
+      case 'serviceaccounts.':
+        return serviceAccountToken(a, nodeName);
+      case 'leases.coordination.k8s.io':
+        if (a.namespace !== NODE_LEASE_NAMESPACE) throw refuse(a, `can only access leases in the "${NODE_LEASE_NAMESPACE}" system namespace`);
+        return ownNamed(a, nodeName, 'node lease');
+      case 'csinodes.storage.k8s.io':
+        return ownNamed(a, nodeName, 'CSINode');
+      default:
+        return;
+    }
+  }
 }

@@ -81,6 +81,33 @@ const TOKEN_VOLUME = {
 const TOKEN_MOUNT = { name: 'kube-api-access-abcde', readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' };
 
 describe('ServiceAccount', () => {
+  it('answers without a promise once memory holds the account (the usual create), and the same as from the store', async () => {
+    const s = await setup();
+    const early = create(pod());
+    // Before the index has listed the accounts: the store is asked.
+    const pending = s.plugin.admit(early);
+    assert.ok(pending instanceof Promise);
+    await pending;
+    await s.plugin.validate(early);
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const a = create(pod());
+      const result = s.plugin.admit(a);
+      if (result === undefined) {
+        assert.equal(s.plugin.validate(a), undefined);
+        assert.deepEqual(specOf(a.object!), specOf(early.object!));
+        break;
+      }
+      await result;
+      if (Date.now() > deadline) assert.fail('the index never answered');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // A refusal found at once is still a rejected promise.
+    const refused = s.plugin.validate(attributesFor({ operation: 'UPDATE', resource: 'pods', subresource: 'ephemeralcontainers', kind: 'Pod', object: pod({ serviceAccountName: '' }) }));
+    assert.ok(refused instanceof Promise);
+    assert.match(await refusal(refused), /no service account specified/);
+  });
+
   it('runs a pod that names no service account as default, and keeps one that names its own', async () => {
     const s = await setup([{ metadata: { name: 'default' } }, { metadata: { name: 'robot' } }]);
     const plain = await admitted(s, pod());

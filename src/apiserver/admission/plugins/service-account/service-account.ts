@@ -54,6 +54,15 @@ function ignored(a: AdmissionAttributes): boolean {
   return a.resource.group !== '' || a.resource.resource !== 'pods' || (a.subresource !== '' && a.subresource !== 'ephemeralcontainers') || a.object === undefined;
 }
 
+/** Run a check that answers synchronously when it can: nothing (admitted) or a promise, a refusal always as a rejected one. */
+function settle(check: () => Promise<void> | void): Promise<void> | void {
+  try {
+    return check();
+  } catch (e: unknown) {
+    return Promise.reject(e);
+  }
+}
+
 const isMirror = (pod: Pod): boolean => pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined;
 
 export function newServiceAccount(deps: AdmissionDependencies, options: ServiceAccountOptions = {}): MutatingAdmissionPlugin & ValidatingAdmissionPlugin {
@@ -86,6 +95,19 @@ export function newServiceAccount(deps: AdmissionDependencies, options: ServiceA
     throw notFound(SERVICE_ACCOUNT_RESOURCE, name);
   }
 
+  /** The pod's account when memory has it (the usual create: admitted without waiting a turn), else undefined: ask serviceAccountOf. */
+  function indexedServiceAccountOf(a: AdmissionAttributes, pod: Pod): ServiceAccount | undefined {
+    const name = pod.spec?.serviceAccountName ?? '';
+    return name !== '' && index?.synced === true ? index.get(a.namespace, name) : undefined;
+  }
+
+  /** serviceAccountOf, synchronously when memory has the account. */
+  function withServiceAccount(a: AdmissionAttributes, pod: Pod, then: (sa: ServiceAccount) => void): Promise<void> | void {
+    const known = indexedServiceAccountOf(a, pod);
+    if (known !== undefined) return then(known);
+    return serviceAccountOf(a, pod).then(then);
+  }
+
   async function serviceAccountOf(a: AdmissionAttributes, pod: Pod): Promise<ServiceAccount> {
     const name = pod.spec?.serviceAccountName ?? '';
     if (name === '') throw forbidden(PODS, nameOf(a), `no service account specified for pod ${a.namespace}/${pod.metadata?.name ?? ''}`);
@@ -108,34 +130,36 @@ export function newServiceAccount(deps: AdmissionDependencies, options: ServiceA
     }
   }
 
-  async function validate(a: AdmissionAttributes): Promise<void> {
+  function validate(a: AdmissionAttributes): Promise<void> | void {
+    return settle(() => validateNow(a));
+  }
+
+  function validateNow(a: AdmissionAttributes): Promise<void> | void {
     if (ignored(a)) return;
     const pod = a.object as unknown as Pod;
     if (a.operation === 'UPDATE' && a.subresource === 'ephemeralcontainers') {
-      const sa = await serviceAccountOf(a, pod);
-      if (!enforcesMountableSecrets(sa)) return;
-      const problem = ephemeralSecretReferenceProblem(sa, pod);
-      if (problem !== undefined) throw forbidden(PODS, nameOf(a), problem);
-      return;
+      return withServiceAccount(a, pod, (sa) => {
+        if (!enforcesMountableSecrets(sa)) return;
+        const problem = ephemeralSecretReferenceProblem(sa, pod);
+        if (problem !== undefined) throw forbidden(PODS, nameOf(a), problem);
+      });
     }
     if (a.operation !== 'CREATE' || a.subresource !== '') return;
     if (isMirror(pod)) return validateMirror(a, pod);
-    const sa = await serviceAccountOf(a, pod);
-    if (enforcesMountableSecrets(sa)) {
-      const problem = secretReferenceProblem(sa, pod);
-      if (problem !== undefined) throw forbidden(PODS, nameOf(a), problem);
-    }
+    return withServiceAccount(a, pod, (sa) => {
+      if (enforcesMountableSecrets(sa)) {
+        const problem = secretReferenceProblem(sa, pod);
+        if (problem !== undefined) throw forbidden(PODS, nameOf(a), problem);
+      }
+    });
   }
 
-  return {
-    name: NAME,
-    handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
-    async admit(a) {
-      if (ignored(a) || a.operation !== 'CREATE' || a.subresource !== '') return;
-      const pod = a.object as unknown as Pod;
-      if (isMirror(pod)) return validateMirror(a, pod);
-      admitServiceAccount(pod);
-      const sa = await serviceAccountOf(a, pod);
+  function admit(a: AdmissionAttributes): Promise<void> | void {
+    if (ignored(a) || a.operation !== 'CREATE' || a.subresource !== '') return;
+    const pod = a.object as unknown as Pod;
+    if (isMirror(pod)) return validateMirror(a, pod);
+    admitServiceAccount(pod);
+    return withServiceAccount(a, pod, (sa) => {
       const automount = pod.spec?.automountServiceAccountToken ?? sa.automountServiceAccountToken ?? true;
       if (automount) mountServiceAccountToken(pod, suffix);
       const spec = pod.spec!;
@@ -143,7 +167,13 @@ export function newServiceAccount(deps: AdmissionDependencies, options: ServiceA
         spec.imagePullSecrets = (sa.imagePullSecrets ?? []).map((s) => ({ name: s.name ?? '' }));
       }
       // The checks of validate() follow in the validating phase of the same request.
-    },
+    });
+  }
+
+  return {
+    name: NAME,
+    handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
+    admit: (a) => settle(() => admit(a)),
     validate,
   };
 }

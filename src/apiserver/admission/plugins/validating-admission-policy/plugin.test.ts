@@ -22,6 +22,8 @@ describe(NAME, () => {
     assert.equal(c.plugin.name, 'ValidatingAdmissionPolicy');
     assert.equal(typeof newValidatingAdmissionPolicy, 'function');
     await c.plugin.validate(deploymentRequest(deployment('web', 9)));
+    // Ready and without a policy: answered at once, without a promise.
+    assert.equal(c.plugin.validate(deploymentRequest(deployment('web', 9))), undefined);
   });
 
   it("denies with upstream's message and 422 Invalid when a Deny binding's validation fails, and admits what passes", async () => {

@@ -127,123 +127,129 @@ export function newValidatingAdmissionPolicyWith(options: ValidatingAdmissionPol
     return {
       name: NAME,
       handles: () => true,
-      async validate(attributes) {
+      // No policy (the usual case): answered without a promise.
+      validate(attributes) {
         if (isExcluded(attributes)) return;
-        if (!ready) await waitReady(attributes);
-        const hooks = source.hooks();
-        if (hooks.length === 0) return;
+        if (ready && source.hooks().length === 0) return;
+        return evaluate(attributes);
+      },
+    };
 
-        // The request's namespace, read once (through the watch cache) when a selector or namespaceObject needs it.
-        const namespaceReads = new Map<string, Promise<KubeObject | undefined>>();
-        const namespace = (name: string): Promise<KubeObject | undefined> => {
-          let read = namespaceReads.get(name);
-          if (read === undefined) {
-            read = (async () => {
-              if (namespaces === undefined || name === '') return undefined;
-              try {
-                return await namespaces.get(undefined, name);
-              } catch (e: unknown) {
-                if (isNotFound(e)) return undefined;
-                throw e;
-              }
-            })();
-            namespaceReads.set(name, read);
-          }
-          return read;
-        };
-        const namespaceLabels = async (name: string) => {
-          const ns = await namespace(name);
-          return ns === undefined ? undefined : ((ns.metadata.labels ?? {}) as Record<string, string>);
-        };
-        const isNamespaceKind = attributes.kind.group === '' && attributes.kind.version === 'v1' && attributes.kind.kind === 'Namespace';
-        let shared: RequestVariables | undefined;
-        const sharedVariables = async (): Promise<RequestVariables> => {
-          shared ??= requestVariables(attributes, isNamespaceKind || attributes.namespace === '' ? undefined : await namespace(attributes.namespace));
-          return shared;
-        };
+    async function evaluate(attributes: AdmissionAttributes): Promise<void> {
+      if (!ready) await waitReady(attributes);
+      const hooks = source.hooks();
+      if (hooks.length === 0) return;
 
-        const denials: Denial[] = [];
-        const failures: ValidationFailure[] = [];
-        const configError = (policy: CompiledPolicy, binding: ValidatingAdmissionPolicyBinding | undefined, error: unknown): void => {
-          const bindingName = binding === undefined ? undefined : (binding.metadata.name ?? '');
-          if (policy.failurePolicy === 'Ignore') return;
-          const message =
-            policy.failurePolicy === 'Fail'
-              ? `failed to configure ${binding === undefined ? 'policy' : 'binding'}: ${errorText(error)}`
-              : `unrecognized failure policy: '${policy.failurePolicy}'`;
-          denials.push({ policy: policy.name, binding: bindingName, message, reason: undefined });
-        };
+      // The request's namespace, read once (through the watch cache) when a selector or namespaceObject needs it.
+      const namespaceReads = new Map<string, Promise<KubeObject | undefined>>();
+      const namespace = (name: string): Promise<KubeObject | undefined> => {
+        let read = namespaceReads.get(name);
+        if (read === undefined) {
+          read = (async () => {
+            if (namespaces === undefined || name === '') return undefined;
+            try {
+              return await namespaces.get(undefined, name);
+            } catch (e: unknown) {
+              if (isNotFound(e)) return undefined;
+              throw e;
+            }
+          })();
+          namespaceReads.set(name, read);
+        }
+        return read;
+      };
+      const namespaceLabels = async (name: string) => {
+        const ns = await namespace(name);
+        return ns === undefined ? undefined : ((ns.metadata.labels ?? {}) as Record<string, string>);
+      };
+      const isNamespaceKind = attributes.kind.group === '' && attributes.kind.version === 'v1' && attributes.kind.kind === 'Namespace';
+      let shared: RequestVariables | undefined;
+      const sharedVariables = async (): Promise<RequestVariables> => {
+        shared ??= requestVariables(attributes, isNamespaceKind || attributes.namespace === '' ? undefined : await namespace(attributes.namespace));
+        return shared;
+      };
 
-        for (const { policy, bindings } of hooks) {
-          const constraints = policy.policy.spec?.matchConstraints;
-          if (constraints === undefined || constraints === null) continue;
+      const denials: Denial[] = [];
+      const failures: ValidationFailure[] = [];
+      const configError = (policy: CompiledPolicy, binding: ValidatingAdmissionPolicyBinding | undefined, error: unknown): void => {
+        const bindingName = binding === undefined ? undefined : (binding.metadata.name ?? '');
+        if (policy.failurePolicy === 'Ignore') return;
+        const message =
+          policy.failurePolicy === 'Fail'
+            ? `failed to configure ${binding === undefined ? 'policy' : 'binding'}: ${errorText(error)}`
+            : `unrecognized failure policy: '${policy.failurePolicy}'`;
+        denials.push({ policy: policy.name, binding: bindingName, message, reason: undefined });
+      };
+
+      for (const { policy, bindings } of hooks) {
+        const constraints = policy.policy.spec?.matchConstraints;
+        if (constraints === undefined || constraints === null) continue;
+        try {
+          if (!(await matchResourcesMatch(constraints, attributes, namespaceLabels, { isBinding: false }))) continue;
+        } catch (e: unknown) {
+          configError(policy, undefined, e);
+          continue;
+        }
+        const paramKind = policy.policy.spec?.paramKind;
+        if (paramKind !== undefined && paramKind !== null) {
           try {
-            if (!(await matchResourcesMatch(constraints, attributes, namespaceLabels, { isBinding: false }))) continue;
+            paramStore(deps.stores, paramKind);
           } catch (e: unknown) {
             configError(policy, undefined, e);
             continue;
           }
-          const paramKind = policy.policy.spec?.paramKind;
-          if (paramKind !== undefined && paramKind !== null) {
-            try {
-              paramStore(deps.stores, paramKind);
-            } catch (e: unknown) {
-              configError(policy, undefined, e);
-              continue;
-            }
+        }
+        const annotations = new Map<string, string[]>();
+        for (const binding of bindings) {
+          const bindingName = binding.metadata.name ?? '';
+          const match = binding.spec?.matchResources;
+          try {
+            if (match !== undefined && match !== null && !(await matchResourcesMatch(match, attributes, namespaceLabels, { isBinding: true }))) continue;
+          } catch (e: unknown) {
+            configError(policy, binding, e);
+            continue;
           }
-          const annotations = new Map<string, string[]>();
-          for (const binding of bindings) {
-            const bindingName = binding.metadata.name ?? '';
-            const match = binding.spec?.matchResources;
-            try {
-              if (match !== undefined && match !== null && !(await matchResourcesMatch(match, attributes, namespaceLabels, { isBinding: true }))) continue;
-            } catch (e: unknown) {
-              configError(policy, binding, e);
-              continue;
-            }
-            let params;
-            try {
-              params = await collectParams(deps.stores, policy.policy, binding.spec?.paramRef, attributes.namespace);
-            } catch (e: unknown) {
-              configError(policy, binding, e);
-              continue;
-            }
-            if (params.length === 0) continue;
-            const variables = await sharedVariables();
-            const actions = binding.spec?.validationActions ?? [];
-            for (const param of params) {
-              const result = validate(policy, newActivation(policy, variables, param));
-              result.decisions.forEach((decision, index) => {
-                if (decision.action !== 'deny') return;
-                for (const action of actions) {
-                  if (action === 'Deny') denials.push({ policy: policy.name, binding: bindingName, message: decision.message, reason: decision.reason });
-                  else if (action === 'Audit') {
-                    failures.push({ message: decision.message, policy: binding.spec?.policyName ?? '', binding: bindingName, expressionIndex: index, validationActions: actions });
-                  } else if (action === 'Warn') {
-                    attributes.addWarning(`Validation failed for ValidatingAdmissionPolicy '${policy.name}' with binding '${bindingName}': ${decision.message}`);
-                  }
+          let params;
+          try {
+            params = await collectParams(deps.stores, policy.policy, binding.spec?.paramRef, attributes.namespace);
+          } catch (e: unknown) {
+            configError(policy, binding, e);
+            continue;
+          }
+          if (params.length === 0) continue;
+          const variables = await sharedVariables();
+          const actions = binding.spec?.validationActions ?? [];
+          for (const param of params) {
+            const result = validate(policy, newActivation(policy, variables, param));
+            result.decisions.forEach((decision, index) => {
+              if (decision.action !== 'deny') return;
+              for (const action of actions) {
+                if (action === 'Deny') denials.push({ policy: policy.name, binding: bindingName, message: decision.message, reason: decision.reason });
+                else if (action === 'Audit') {
+                  failures.push({ message: decision.message, policy: binding.spec?.policyName ?? '', binding: bindingName, expressionIndex: index, validationActions: actions });
+                } else if (action === 'Warn') {
+                  attributes.addWarning(`Validation failed for ValidatingAdmissionPolicy '${policy.name}' with binding '${bindingName}': ${decision.message}`);
                 }
-              });
-              for (const annotation of result.auditAnnotations) {
-                if (annotation.action === 'publish') {
-                  const value = annotation.value.slice(0, MAX_AUDIT_ANNOTATION_VALUE_LENGTH);
-                  const values = annotations.get(annotation.key) ?? [];
-                  if (!values.includes(value)) annotations.set(annotation.key, [...values, value]);
-                } else if (annotation.action === 'error') {
-                  denials.push({ policy: policy.name, binding: bindingName, message: annotation.error, reason: undefined });
-                }
+              }
+            });
+            for (const annotation of result.auditAnnotations) {
+              if (annotation.action === 'publish') {
+                const value = annotation.value.slice(0, MAX_AUDIT_ANNOTATION_VALUE_LENGTH);
+                const values = annotations.get(annotation.key) ?? [];
+                if (!values.includes(value)) annotations.set(annotation.key, [...values, value]);
+              } else if (annotation.action === 'error') {
+                denials.push({ policy: policy.name, binding: bindingName, message: annotation.error, reason: undefined });
               }
             }
           }
-          for (const [key, values] of annotations) attributes.addAuditAnnotation(`${policy.name}/${key}`, values.join(', '));
         }
+        for (const [key, values] of annotations) attributes.addAuditAnnotation(`${policy.name}/${key}`, values.join(', '));
+      }
 
-        if (failures.length > 0) attributes.addAuditAnnotation(VALIDATION_FAILURE_KEY, goJson(failures.slice(0, MAX_VALIDATION_FAILURES)));
-        const first = denials[0];
-        if (first !== undefined) throw denialError(attributes, first);
-      },
-    };
+      if (failures.length > 0) attributes.addAuditAnnotation(VALIDATION_FAILURE_KEY, goJson(failures.slice(0, MAX_VALIDATION_FAILURES)));
+      const first = denials[0];
+      if (first !== undefined) throw denialError(attributes, first);
+    }
   };
 }
 

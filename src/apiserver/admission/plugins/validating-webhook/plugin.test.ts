@@ -42,6 +42,16 @@ after(async () => {
 });
 
 describe(NAME, () => {
+  it('answers at once, without a promise, when no webhook is configured and the first list is in', async () => {
+    const fake = fakeDeps({ resource: 'validatingwebhookconfigurations', configs: [] });
+    running.push(fake);
+    const p = newValidatingAdmissionWebhook(fake.deps);
+    const first = p.validate(configMapCreate());
+    assert.ok(first instanceof Promise, 'before the first list: waits for it');
+    await first;
+    assert.equal(p.validate(configMapCreate()), undefined);
+  });
+
   it('sends an AdmissionReview v1 and admits what the webhook allows, with its warnings and audit annotations', async () => {
     const s = await server((body) => ({ body: reviewResponse(body, { allowed: true, warnings: ['careful'], auditAnnotations: { checked: 'yes' } }) }));
     const p = plugin(testWebhook('allow.example.com', `${s.url}/validate`, tls.caPem));

@@ -40,15 +40,21 @@ export function newValidatingAdmissionWebhookWith(options: WebhookPluginOptions)
     return {
       name: NAME,
       handles: () => true,
-      async validate(attributes) {
+      // No webhook configured (the usual case): answered without a promise.
+      validate(attributes) {
         if (isExemptResource(attributes)) return;
-        const hooks = await base.hooks(attributes);
-        if (hooks.length === 0) return;
-        const results = await Promise.all(hooks.map((accessor, i) => callOne(accessor, i, attributes)));
-        const refusal = results.find((r) => r !== undefined);
-        if (refusal !== undefined) throw refusal;
+        if (base.readyHooks()?.length === 0) return;
+        return callHooks(attributes);
       },
     };
+
+    async function callHooks(attributes: AdmissionAttributes): Promise<void> {
+      const hooks = await base.hooks(attributes);
+      if (hooks.length === 0) return;
+      const results = await Promise.all(hooks.map((accessor, i) => callOne(accessor, i, attributes)));
+      const refusal = results.find((r) => r !== undefined);
+      if (refusal !== undefined) throw refusal;
+    }
   };
 }
 

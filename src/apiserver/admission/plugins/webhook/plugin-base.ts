@@ -17,6 +17,8 @@ export interface WebhookPluginOptions {
 export interface WebhookPluginBase {
   readonly caller: WebhookCaller;
   hooks(attributes: AdmissionAttributes): Promise<readonly WebhookAccessor[]>;
+  /** The hooks at once once the first list is in; undefined before (then hooks() waits for it). */
+  readyHooks(): readonly WebhookAccessor[] | undefined;
 }
 
 export function newWebhookPluginBase(deps: AdmissionDependencies, resource: string, options: WebhookPluginOptions = {}): WebhookPluginBase {
@@ -35,6 +37,7 @@ export function newWebhookPluginBase(deps: AdmissionDependencies, resource: stri
       }
       return source.webhooks();
     },
+    readyHooks: () => (ready ? source.webhooks() : undefined),
   };
 }
 

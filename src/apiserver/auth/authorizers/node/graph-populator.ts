@@ -3,13 +3,16 @@
  * one reflector each over pods, and over persistentvolumes and
  * volumeattachments when this server serves them. A pod update whose node
  * and references did not change leaves the graph alone (the status of
- * running pods changes often).
+ * running pods changes often). Given storage and the pods' key prefix, pods
+ * come straight from storage, bound ones only (bound-pods.ts), instead of
+ * through the pods' watch cache.
  */
 import type { PersistentVolume, Pod } from 'kubernetes-types/core/v1.js';
 import { Reflector, type ReflectorChange, type ReflectorStore } from '../../../../client/cache/reflector.js';
 import type { KubeObject } from '../../../../machinery/meta.js';
 import type { StoreLookup } from '../../../endpoints/target.js';
 import { newStoreListerWatcher } from '../rbac/store-lister-watcher.js';
+import { newBoundPodsListerWatcher, type PodStorageSource } from './bound-pods.js';
 import type { NodeGraph } from './graph.js';
 import { podConfigMapNames, podPersistentVolumeClaimNames, podResourceClaimNames, podSecretNames } from './pod-references.js';
 
@@ -69,12 +72,21 @@ export interface GraphPopulator {
   stop(): void;
 }
 
-export function populateGraph(graph: NodeGraph, stores: StoreLookup, onError?: (message: string, error: unknown) => void): GraphPopulator {
+export interface GraphSources {
+  readonly stores: StoreLookup;
+  /** Storage and the pods' key prefix: pods are then read from storage, bound ones only; without it, from the pods store. */
+  readonly pods?: PodStorageSource;
+  readonly onError?: (message: string, error: unknown) => void;
+}
+
+export function populateGraph(graph: NodeGraph, sources: GraphSources): GraphPopulator {
+  const { stores, onError } = sources;
   const reflectors: Reflector<KubeObject>[] = [];
   const watch = (group: string, resource: string, feed: GraphFeed): void => {
     const store = stores(group, 'v1', resource);
     if (store === undefined) return;
-    reflectors.push(new Reflector(newStoreListerWatcher(store), feed, { name: `node authorizer ${resource}`, ...(onError !== undefined ? { onError } : {}) }));
+    const lw = resource === 'pods' && sources.pods !== undefined ? newBoundPodsListerWatcher(sources.pods) : newStoreListerWatcher(store);
+    reflectors.push(new Reflector(lw, feed, { name: `node authorizer ${resource}`, ...(onError !== undefined ? { onError } : {}) }));
   };
   watch(
     '',

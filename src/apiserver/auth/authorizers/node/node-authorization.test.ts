@@ -53,4 +53,20 @@ describe('the Node mode over the server stores (Node,RBAC)', () => {
     await registry.store('', 'v1', 'pods').delete('default', 'web', { gracePeriodSeconds: 0 });
     await eventually(async () => (await getSecret('s')).decision === 'NoOpinion', 'the deleted pod to leave the graph');
   });
+
+  it('takes a pod in when it is bound to the node (read from storage, where the binding writes nodeName)', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'later' }, spec: { containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'v', secret: { secretName: 'later-secret' } }] } };
+    await registry.store('', 'v1', 'pods').create('default', pod as KubeObject);
+    const source = registry.storageSource('', 'v1', 'pods')!;
+    assert.equal(source.prefix, '/registry/pods/');
+    const stored = (await source.storage.get(`${source.prefix}default/later`))!;
+    // Unbound: no relationship yet (the graph skipped it).
+    assert.equal((await getSecret('later-secret')).decision, 'NoOpinion');
+    const bound = JSON.parse(Buffer.from(stored.value).toString('utf8')) as { spec: Record<string, unknown> };
+    bound.spec.nodeName = 'a';
+    await source.storage.update(stored.key, Buffer.from(JSON.stringify(bound)), stored.modRevision);
+    await eventually(async () => (await getSecret('later-secret')).decision === 'Allow', 'the bound pod to reach the graph');
+    await registry.store('', 'v1', 'pods').delete('default', 'later', { gracePeriodSeconds: 0 });
+    await eventually(async () => (await getSecret('later-secret')).decision === 'NoOpinion', 'the deleted pod to leave the graph');
+  });
 });

@@ -6,6 +6,7 @@ import type { StoreLookup } from '../../../endpoints/target.js';
 import { nodeRules } from '../../bootstrap-policy/cluster-roles.js';
 import type { RuleResolvingAuthorizer } from '../always.js';
 import { NodeGraph } from './graph.js';
+import type { PodStorageSource } from './bound-pods.js';
 import { populateGraph } from './graph-populator.js';
 import { newNodeAuthorizer } from './node-authorizer.js';
 
@@ -16,8 +17,9 @@ export interface NodeAuthorization {
   stop(): void;
 }
 
-export function newNodeAuthorization(stores: StoreLookup, onError?: (message: string, error: unknown) => void): NodeAuthorization {
+/** `pods`: storage and the pods' key prefix, so that the graph reads bound pods from storage rather than through the pods' watch cache. */
+export function newNodeAuthorization(stores: StoreLookup, onError?: (message: string, error: unknown) => void, pods?: PodStorageSource): NodeAuthorization {
   const graph = new NodeGraph();
-  const populator = populateGraph(graph, stores, onError);
+  const populator = populateGraph(graph, { stores, ...(pods !== undefined ? { pods } : {}), ...(onError !== undefined ? { onError } : {}) });
   return { authorizer: newNodeAuthorizer({ graph, rules: nodeRules() }), synced: populator.synced, stop: () => populator.stop() };
 }
