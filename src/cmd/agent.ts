@@ -20,6 +20,7 @@ import { waitForNodeReady } from './join/node-ready.js';
 import { DEFAULT_NODE_IP, freePort } from './network-defaults.js';
 import { describeKubeletRuntime, kubeletArgs, proxyArgs } from './server.js';
 import { Supervisor } from './supervisor.js';
+import { onStopSignal } from './stop-signal.js';
 
 export interface AgentFlags {
   server: string;
@@ -93,16 +94,7 @@ async function runAgent(flags: AgentFlags): Promise<void> {
     log: out,
   });
 
-  let stopping = false;
-  const stopped = new Promise<void>((resolveStop) => {
-    const stop = (): void => {
-      if (stopping) return;
-      stopping = true;
-      resolveStop();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const { stopped, stopping } = onStopSignal();
   const supervisor = new Supervisor(join(dataDir, 'logs'), {
     onStart: (name, pid) => out(`${name}: started (pid ${pid})`),
     onExit: (name, code, signal, restartInMs) => {
@@ -132,7 +124,7 @@ async function runAgent(flags: AgentFlags): Promise<void> {
   }
 
   const client = newHttpClient(restConfigFromKubeconfig(paths.kubeconfig, { userAgent: 'k8ts-agent' }));
-  void waitForNodeReady(client, flags.nodeName, { timeoutMs: flags.nodeReadyTimeout, cancelled: () => stopping })
+  void waitForNodeReady(client, flags.nodeName, { timeoutMs: flags.nodeReadyTimeout, cancelled: stopping })
     .then((result) => {
       if (result === 'ready') out(`node: ${flags.nodeName} Ready`);
       else if (result === 'timeout') out(`node: ${flags.nodeName} not Ready after ${formatDurationMs(flags.nodeReadyTimeout)} (see ${join(dataDir, 'logs', 'kubelet.log')})`);

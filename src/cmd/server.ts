@@ -35,6 +35,7 @@ import { waitForNodeReady } from './join/node-ready.js';
 import { ensureAuditPolicyFile } from './audit-policy-file.js';
 import { Supervisor } from './supervisor.js';
 import { parsePort } from './port-flag.js';
+import { onStopSignal } from './stop-signal.js';
 
 interface ServerFlags extends StorageFlags {
   securePort: number;
@@ -211,17 +212,8 @@ async function runServer(flags: ServerFlags): Promise<void> {
     ],
   });
 
-  let stopping = false;
-  const stopped = new Promise<void>((resolveStop) => {
-    const stop = (): void => {
-      if (stopping) return;
-      stopping = true;
-      resolveStop();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  const ready = await Promise.race([waitReady(serverUrl, pki.caCert, () => stopping).then(() => true), stopped.then(() => false)]);
+  const { stopped, stopping } = onStopSignal();
+  const ready = await Promise.race([waitReady(serverUrl, pki.caCert, stopping).then(() => true), stopped.then(() => false)]);
   if (ready) {
     out(`api server: ready at ${serverUrl} (log: ${join(dataDir, 'logs', 'apiserver.log')})`);
     const controllerManagerPort = await freePort();
@@ -248,7 +240,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
       mkdirSync(join(dataDir, 'manifests'), { recursive: true });
       supervisor.start({ name: 'kubelet', args: kubelet });
       out(`kubelet: node ${nodeName}, ${describeKubeletRuntime(flags.kubeletArg)} (log: ${join(dataDir, 'logs', 'kubelet.log')})`);
-      void labelControlPlaneNode(pki.adminKubeconfig, nodeName, () => stopping).then(
+      void labelControlPlaneNode(pki.adminKubeconfig, nodeName, stopping).then(
         (labelled) => labelled && out(`kubelet: node ${nodeName} registered, labelled ${CONTROL_PLANE_LABEL}`),
         (e: unknown) => out(`kubelet: could not label node ${nodeName} ${CONTROL_PLANE_LABEL}: ${e instanceof Error ? e.message : String(e)}`),
       );
@@ -261,19 +253,19 @@ async function runServer(flags: ServerFlags): Promise<void> {
     }
     const admin = newHttpClient(restConfigFromKubeconfig(pki.adminKubeconfig, { userAgent: 'k8ts-server' }));
     try {
-      const joinToken = await publishJoinInfo(admin, { dataDir, serverUrl, caPem: readFileSync(pki.caCert, 'utf8'), cancelled: () => stopping, onRetry: (m) => out(`join: not yet (${m}); trying again`) }).catch((e: unknown) => {
+      const joinToken = await publishJoinInfo(admin, { dataDir, serverUrl, caPem: readFileSync(pki.caCert, 'utf8'), cancelled: stopping, onRetry: (m) => out(`join: not yet (${m}); trying again`) }).catch((e: unknown) => {
         out(`join: ${e instanceof Error ? e.message : String(e)} (nodes cannot join until the next start)`);
         return undefined;
       });
       if (joinToken !== undefined) {
         out(`join: cluster-info published in ${CLUSTER_INFO_NAMESPACE}; join token ${joinToken.token.id} ${joinToken.reused ? 'reused' : 'made'}, ${joinToken.expires === undefined ? 'never expires' : `expires ${joinToken.expires.toISOString()}`}`);
       }
-      if (!flags.disableAgent && !stopping) {
-        const result = await waitForNodeReady(admin, nodeName, { timeoutMs: flags.nodeReadyTimeout, cancelled: () => stopping });
+      if (!flags.disableAgent && !stopping()) {
+        const result = await waitForNodeReady(admin, nodeName, { timeoutMs: flags.nodeReadyTimeout, cancelled: stopping });
         if (result === 'ready') out(`node: ${nodeName} Ready`);
         else if (result === 'timeout') out(`node: ${nodeName} not Ready after ${formatDurationMs(flags.nodeReadyTimeout)} (see ${join(dataDir, 'logs', 'kubelet.log')})`);
       }
-      if (!stopping) {
+      if (!stopping()) {
         out('');
         out(`export KUBECONFIG=${pki.adminKubeconfig}`);
         out('kubectl get namespaces');
