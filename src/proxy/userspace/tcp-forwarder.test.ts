@@ -68,18 +68,26 @@ describe('TcpForwarder', () => {
   };
 
   // 16 MiB fills the kernel's loopback buffers on both hops, so the forwarder
-  // has to stop reading one side until the other drains (the tests pass
-  // either way; the pause makes that path the likely one).
+  // has to stop reading one side until the other drains: the slow side reads
+  // nothing (the client) or no more than its own buffer (the endpoint) until
+  // the data behind it has started to back up through the forwarder.
   it('keeps each connection’s bytes apart while large replies are read slowly (back-pressure towards the client)', async () => {
     const size = 16 * 1024 * 1024;
-    const server = createServer((socket) => socket.once('data', (seed: Buffer) => socket.end(pattern(size, seed[0]!))));
+    const sending = new Set<number>();
+    const server = createServer((socket) =>
+      socket.once('data', (seed: Buffer) => {
+        socket.end(pattern(size, seed[0]!));
+        sending.add(seed[0]!);
+      }),
+    );
     servers.push(server);
     const port = await forwardTo([await listening(server)]);
     const fetch = async (seed: number): Promise<void> => {
+      // Paused before it connects, the client reads nothing from the kernel until it resumes.
       const socket = connect({ host: ip, port });
       socket.pause();
       socket.write(Buffer.from([seed]));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await until(() => sending.has(seed), `the endpoint to send to client ${seed}`);
       const got = collect(socket);
       socket.resume();
       assert.ok((await got).equals(pattern(size, seed)), `connection ${seed} got its own bytes`);
@@ -91,10 +99,13 @@ describe('TcpForwarder', () => {
     const size = 16 * 1024 * 1024;
     const server = createServer({ allowHalfOpen: true }, (socket) => {
       socket.pause();
-      setTimeout(() => {
-        void collect(socket).then((b) => socket.end(`${b.length}:${b.equals(pattern(size, 9))}`));
-        socket.resume();
-      }, 200);
+      until(() => socket.readableLength >= socket.readableHighWaterMark, 'the endpoint to have buffered a full read').then(
+        () => {
+          void collect(socket).then((b) => socket.end(`${b.length}:${b.equals(pattern(size, 9))}`));
+          socket.resume();
+        },
+        (e: unknown) => socket.end(String(e)),
+      );
     });
     servers.push(server);
     const port = await forwardTo([await listening(server)]);
