@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { RuntimeError, type ContainerConfig, type PodSandboxConfig } from '../interface.js';
 import { eventually, runRuntimeConformance } from '../testing/conformance.js';
 import { newProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
+import { isAlive } from './pid-alive.js';
 import { containersDir, readJsonIfExists, shimStateFile, type ShimState } from './state-files.js';
 
 /** Kills every shim and container process recorded under stateDir (the `after` of each test here). */
@@ -207,15 +208,6 @@ describe('process runtime', () => {
   });
 
   describe('with shims booted ahead (idleShims)', () => {
-    const alive = (pid: number): boolean => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-
     it('hands a container to a waiting shim, boots the next, and ends the idle ones on close', async () => {
       const t = tempRoot();
       roots.push(t);
@@ -233,7 +225,7 @@ describe('process runtime', () => {
       assert.match(await readFile((await rt.containerStatus(id)).logPath, 'utf8'), / stdout F from-idle-shim\n$/);
       const next = await eventually('the next idle shim', async () => rt.idleShimPids().find((pid) => pid !== waiting));
       await runtime.close();
-      await eventually('the idle shim to exit', async () => (alive(next) ? undefined : true));
+      await eventually('the idle shim to exit', async () => (isAlive(next) ? undefined : true));
     });
 
     it('boots a shim for the container when the waiting one died', async () => {

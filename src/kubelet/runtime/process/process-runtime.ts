@@ -54,6 +54,7 @@ import {
 import { nowNanos } from '../clock.js';
 import { ProcessImageService, type ResolvedImage } from './images.js';
 import { allocatePodIp, parseIpv4Cidr, type Ipv4Cidr } from '../pod-ip-allocator.js';
+import { isAlive } from './pid-alive.js';
 import { ShimPool, type LaunchedShim } from './shim-pool.js';
 import { exitCodeOf, killGroup, startAttachSession, startExecSession, type ProcessContext } from './streams.js';
 import {
@@ -102,16 +103,6 @@ const KILL_WAIT_MS = 10_000;
 const newId = (): string => randomBytes(32).toString('hex');
 const matchesLabels = (labels: Readonly<Record<string, string>>, selector?: Readonly<Record<string, string>>): boolean =>
   selector === undefined || Object.entries(selector).every(([k, v]) => labels[k] === v);
-
-function isAlive(pid: number): boolean {
-  if (pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e: unknown) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function listIds(dir: string): string[] {
   try {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { eventually } from '../testing/conformance.js';
+import { isAlive } from './pid-alive.js';
 import { ShimPool } from './shim-pool.js';
 
 describe('ShimPool (spawning on its worker thread)', () => {
@@ -40,15 +41,7 @@ describe('ShimPool (spawning on its worker thread)', () => {
     const pids = await eventually('two idle shims', async () => (pool.idlePids().length === 2 ? pool.idlePids() : undefined));
     await pool.close();
     await pool.close();
-    const alive = (pid: number): boolean => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    await eventually('the idle shims to exit', async () => (pids.some(alive) ? undefined : true));
+    await eventually('the idle shims to exit', async () => (pids.some(isAlive) ? undefined : true));
     assert.deepEqual(pool.idlePids(), []);
     // A closed pool still launches (a start racing the kubelet's shutdown), with a fresh shim.
     const shim = pool.launch(root, join(root, 'late.log'));
