@@ -18,6 +18,16 @@ export function round(value: number, digits = 2): number {
 }
 
 /** Print rows as an aligned table. */
+/** A results object as a two-column table, without its `machine` and `notes`. */
+export function printResults(results: Readonly<Record<string, unknown>>): void {
+  printTable(
+    ['measure', 'value'],
+    Object.entries(results)
+      .filter(([k]) => k !== 'machine' && k !== 'notes')
+      .map(([k, v]) => [k, typeof v === 'number' ? v : String(v)]),
+  );
+}
+
 export function printTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): void {
   const cells = [headers, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? String(round(c)) : c)))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));

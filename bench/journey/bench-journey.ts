@@ -30,7 +30,7 @@ import { buildProcessImage, startJourneyServer, startAgentNode, type JourneyServ
 import { Journey } from '../../test/e2e/journey/testing/journey-steps.js';
 import { hostServiceClient } from '../../test/e2e/journey/testing/service-client.js';
 import { stepPercentiles } from '../../test/e2e/journey/testing/stages.js';
-import { machineDescription, printTable, round, writeResults } from '../common/stats.js';
+import { machineDescription, printResults, round, writeResults } from '../common/stats.js';
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -139,10 +139,5 @@ const results: Record<string, number | string> = {
     'on 127.0.0.2; cri: one containerd node in a network namespace. The liveness probe may fail 30 times before a restart.' +
     (skipped.length > 0 ? ` Not measured in the last run: ${skipped.join('; ')} (the figures of an earlier run stay).` : ''),
 };
-printTable(
-  ['measure', 'value'],
-  Object.entries(results)
-    .filter(([k]) => k !== 'machine' && k !== 'notes')
-    .map(([k, v]) => [k, v]),
-);
+printResults(results);
 console.log(`wrote ${writeResults('journey', results)}`);

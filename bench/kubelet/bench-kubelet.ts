@@ -40,7 +40,7 @@ import { killNodeContainers } from '../../test/e2e/kubelet/testing/agent-contain
 import { startCriNode, type CriNode } from '../../test/e2e/kubelet/testing/cri-node.js';
 import { containerdUnavailableReason } from '../../test/e2e/testing/containerd.js';
 import { startK8ts, type K8tsProcess } from '../../test/e2e/testing/k8ts-process.js';
-import { machineDescription, percentile, printTable, round, writeResults } from '../common/stats.js';
+import { machineDescription, percentile, printResults, round, writeResults } from '../common/stats.js';
 import { StartupTracker } from './startup-tracker.js';
 
 const POD_COUNT = 100;
@@ -259,11 +259,6 @@ for (const runtime of wanted) {
       'cri: a worker node on a private containerd in a network namespace of its own (CNI bridge), busybox and pause imported locally.' +
       (skipped.length > 0 ? ` Not measured in the last run: ${skipped.join('; ')} (the figures of an earlier run stay).` : ''),
   };
-  printTable(
-    ['measure', 'value'],
-    Object.entries(results)
-      .filter(([k]) => k !== 'machine' && k !== 'notes')
-      .map(([k, v]) => [k, v]),
-  );
+  printResults(results);
   console.log(`wrote ${writeResults('kubelet', results)}`);
 }
