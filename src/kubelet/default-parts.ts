@@ -16,7 +16,7 @@ import { newVolumeManager } from './volumes/volume-manager.js';
 export const DEFAULT_KUBELET_PARTS: KubeletParts = {
   newPodWorkers,
   newApiObjectSource: ({ client, logger }) => newApiObjectSource({ client, logger }),
-  newVolumeManager: ({ rootDir, nodeName, objects, node, logger }) => newVolumeManager({ rootDir, nodeName, source: objects, node, logger }),
+  newVolumeManager: ({ rootDir, nodeName, objects, node, logger, refreshIntervalMs }) => newVolumeManager({ rootDir, nodeName, source: objects, node, logger, refreshIntervalMs }),
   containerMounts,
   newEnvResolver,
   newProbeManager,

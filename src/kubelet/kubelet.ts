@@ -61,6 +61,8 @@ export interface VolumeManagerOptions {
   readonly objects: PodObjectSource;
   readonly node: () => Node | undefined;
   readonly logger: Logger;
+  /** How long set-up volumes of an unchanged pod are left alone (the sync period). */
+  readonly refreshIntervalMs: number;
 }
 
 /** The parts built by other modules, injected so that each can be tested alone and the kubelet with fakes. */
@@ -126,7 +128,7 @@ export async function runKubelet(options: RunKubeletOptions): Promise<Kubelet> {
   let server: KubeletServer | undefined;
   if (parts !== undefined) {
     const objects = parts.newApiObjectSource({ client, logger: log.child({ part: 'objects' }) });
-    const volumes = parts.newVolumeManager({ rootDir: config.rootDir, nodeName, objects, node: currentNode, logger: log.child({ part: 'volumes' }) });
+    const volumes = parts.newVolumeManager({ rootDir: config.rootDir, nodeName, objects, node: currentNode, logger: log.child({ part: 'volumes' }), refreshIntervalMs: config.syncFrequencyMs });
     probes = parts.newProbeManager({
       runtime: runtime.runtime,
       events: recorder,

@@ -94,6 +94,57 @@ describe('volume manager', () => {
     assert.equal(readFileSync(join(paths.get('scratch') ?? '', 'state'), 'utf8'), 'kept');
   });
 
+  it('with a refresh interval, leaves an unchanged pod set up less than that long ago alone', async () => {
+    const dir = rootDir();
+    let now = 1_000_000;
+    const source = new FakeObjectSource({ clock: () => now });
+    source.addConfigMap('ns', 'cfg', { a: '1' });
+    const manager = newVolumeManager({ rootDir: dir, source, clock: () => now, refreshIntervalMs: 60_000 });
+    const pod = podWith('u1', [{ name: 'config', configMap: { name: 'cfg' } }, { name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } }]);
+    const paths = await manager.setUpPod(pod);
+    const config = paths.get('config') ?? '';
+    source.addConfigMap('ns', 'cfg', { a: '2' });
+    now += 59_000;
+    assert.deepEqual(await manager.setUpPod(pod), paths, 'the same paths');
+    assert.equal(readFileSync(join(config, 'a'), 'utf8'), '1', 'not refreshed within the interval');
+
+    // A change of the pod (here its labels, which the downward API volume shows) refreshes at once, sources included.
+    const relabelled: Pod = { ...pod, metadata: { ...pod.metadata, labels: { app: 'web', v: '2' } } };
+    await manager.setUpPod(relabelled);
+    assert.equal(readFileSync(join(paths.get('info') ?? '', 'labels'), 'utf8'), 'app="web"\nv="2"');
+    assert.equal(readFileSync(join(config, 'a'), 'utf8'), '2');
+
+    source.addConfigMap('ns', 'cfg', { a: '3' });
+    now += 60_000;
+    await manager.setUpPod(relabelled);
+    assert.equal(readFileSync(join(config, 'a'), 'utf8'), '3', 'refreshed once the interval has passed');
+  });
+
+  it('with a refresh interval, tries again on the next call a refresh that failed, and sets up again a pod torn down', async () => {
+    const dir = rootDir();
+    let now = 1_000_000;
+    const source = new FakeObjectSource({ clock: () => now });
+    source.addConfigMap('ns', 'cfg', { a: '1' });
+    const manager = newVolumeManager({ rootDir: dir, source, clock: () => now, refreshIntervalMs: 60_000 });
+    const pod = podWith('u1', [{ name: 'config', configMap: { name: 'cfg' } }]);
+    const paths = await manager.setUpPod(pod);
+    const config = paths.get('config') ?? '';
+
+    now += 61_000;
+    source.fail = new Error('connection refused');
+    await manager.setUpPod(pod); // keeps its contents
+    source.fail = undefined;
+    source.addConfigMap('ns', 'cfg', { a: '2' });
+    now += 1_000;
+    await manager.setUpPod(pod);
+    assert.equal(readFileSync(join(config, 'a'), 'utf8'), '2', 'the failed refresh was not taken for a set-up');
+
+    await manager.tearDownPod('u1');
+    assert.equal(existsSync(config), false);
+    await manager.setUpPod(pod);
+    assert.equal(readFileSync(join(config, 'a'), 'utf8'), '2', 'set up again at once after a tear-down');
+  });
+
   it('projects the kube-api-access volume (token, ca.crt, namespace) and renews the token at 80% of its life', async () => {
     const dir = rootDir();
     let now = 1_000_000_000;

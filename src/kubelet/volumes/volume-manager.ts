@@ -7,7 +7,12 @@
  * changed (atomically, atomic-writer.ts), so a running pod follows its
  * ConfigMaps, its labels and its renewed tokens; when a refresh fails (the
  * API server is away) a volume set up before keeps its contents. Calls for
- * one pod run one at a time. Other volume types (persistentVolumeClaim, csi, nfs, …) fail
+ * one pod run one at a time. With refreshIntervalMs, a pod whose volumes were
+ * all set up less than that long ago, for the same labels, annotations and
+ * spec, is not looked at again: as upstream's kubelet remounts such volumes
+ * once per sync period, not on every sync of the pod (a starting pod is
+ * synced many times in its first seconds, and each refresh reads every
+ * projected file back to compare it). Other volume types (persistentVolumeClaim, csi, nfs, …) fail
  * with a VolumeError: this kubelet has no plugin for them.
  */
 import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
@@ -36,7 +41,18 @@ export interface VolumeManagerOptions {
   readonly nodeName?: string;
   /** Milliseconds since the epoch, for token renewal (tests pass a fake). */
   readonly clock?: () => number;
+  /** How long a pod's volumes, once set up, are left alone while the pod is unchanged (default 0: refreshed on every call). The kubelet passes its sync period. */
+  readonly refreshIntervalMs?: number;
 }
+
+interface SetUpRecord {
+  readonly at: number;
+  /** The parts of the pod its volumes are made from: labels and annotations (downward API) and the spec. */
+  readonly podKey: string;
+  readonly paths: ReadonlyMap<string, string>;
+}
+
+const volumeKey = (pod: Pod): string => JSON.stringify([pod.metadata.labels, pod.metadata.annotations, pod.spec]);
 
 /** Volume types this kubelet has no plugin for, by their field name. */
 const UNSUPPORTED_SOURCES = [
@@ -58,6 +74,11 @@ export function newVolumeManager(options: VolumeManagerOptions): VolumeManager {
   const { rootDir, source, logger } = options;
   const clock = options.clock ?? Date.now;
   const tokens = newTokenCache({ source, clock, logger });
+  const refreshIntervalMs = options.refreshIntervalMs ?? 0;
+  /** Pod uid → its last complete set-up (only with a refresh interval). */
+  const lastSetUp = new Map<string, SetUpRecord>();
+  /** Pods (by uid) of which a volume kept old contents in the current set-up because its refresh failed: tried again on the next call. */
+  const refreshFailed = new Set<string>();
   const podsDir = join(rootDir, 'pods');
   /** The tail of each pod's chain of calls, so that calls for one pod never overlap. */
   const queues = new Map<string, Promise<unknown>>();
@@ -84,6 +105,7 @@ export function newVolumeManager(options: VolumeManagerOptions): VolumeManager {
       // Set up before: keep what it has (as upstream, a failed refresh never unmounts), so that a pod
       // keeps running, and its crashed containers restart, while the API server is away.
       if (await exists(join(dir, '..data'))) {
+        refreshFailed.add(pod.metadata.uid ?? '');
         logger?.warn({ pod: `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`, volume: name, err: e }, 'could not refresh a volume; it keeps its current contents');
         return dir;
       }
@@ -133,6 +155,11 @@ export function newVolumeManager(options: VolumeManagerOptions): VolumeManager {
       const uid = pod.metadata.uid ?? '';
       return serialised(uid, async () => {
         if (uid === '') throw new VolumeError('', 'the pod has no metadata.uid');
+        const podKey = refreshIntervalMs > 0 ? volumeKey(pod) : '';
+        const last = lastSetUp.get(uid);
+        if (last !== undefined && last.podKey === podKey && clock() - last.at < refreshIntervalMs) return last.paths;
+        const startedAt = clock();
+        refreshFailed.delete(uid);
         await mkdir(join(podsDir, uid, 'volumes'), { recursive: true, mode: 0o750 });
         const paths = new Map<string, string>();
         for (const volume of pod.spec?.volumes ?? []) {
@@ -142,6 +169,7 @@ export function newVolumeManager(options: VolumeManagerOptions): VolumeManager {
             throw new VolumeError(volume.name, e instanceof Error ? e.message : String(e), { cause: e });
           }
         }
+        if (refreshIntervalMs > 0 && !refreshFailed.has(uid)) lastSetUp.set(uid, { at: startedAt, podKey, paths });
         return paths;
       });
     },
@@ -149,6 +177,7 @@ export function newVolumeManager(options: VolumeManagerOptions): VolumeManager {
     tearDownPod(podUid) {
       return serialised(podUid, async () => {
         tokens.forget(podUid);
+        lastSetUp.delete(podUid);
         if (podUid === '' || podUid.includes('/') || podUid === '.' || podUid === '..') return;
         // rm never follows symlinks: a hostPath is never under the pod's directory, and links inside volumes are removed, not followed.
         await rm(join(podsDir, podUid), { recursive: true, force: true });
