@@ -70,7 +70,7 @@ export interface PodWorkers {
    * sandbox) once stopped.
    */
   update(pods: readonly Pod[]): void;
-  /** Sync one pod soon (a probe result changed). */
+  /** A probe result changed: the containers' ready and started flags go into the pod's status at once, and the pod is synced soon. */
   requestSync(podUid: string): void;
   /** Kill one container for a failed liveness/startup probe; the next sync restarts it per restartPolicy. */
   killContainer(podUid: string, containerName: string, containerId: string, message: string): void;

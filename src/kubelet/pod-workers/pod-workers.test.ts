@@ -83,6 +83,35 @@ describe('pod workers on the process runtime', () => {
     assert.ok(again <= count + 1, `${again} patches after ${count}`);
   });
 
+  it("writes a readiness change at once, while the pod's sync is still busy", async () => {
+    const h = harness();
+    await h.createPod(shellPod('ready', 'exec sleep 1000'));
+    await waitFor(async () => condition(await h.getPod('ready'), 'Ready') === 'True', WAIT);
+    const uid = (await h.getPod('ready'))!.metadata.uid!;
+
+    let release = (): void => undefined;
+    h.volumes.hold = new Promise<void>((resolve) => (release = resolve));
+    h.probes.unready.add('main');
+    h.workers.requestSync(uid);
+    try {
+      await waitFor(async () => condition(await h.getPod('ready'), 'Ready') === 'False', WAIT);
+      assert.equal(h.volumes.held, 1, 'the sync is still waiting for its volumes');
+      const pod = await h.getPod('ready');
+      assert.equal(statusOf(pod)?.ready, false);
+      assert.equal(statusOf(pod)?.started, true);
+      const ready = pod?.status?.conditions?.find((c) => c.type === 'Ready');
+      assert.equal(ready?.reason, 'ContainersNotReady');
+      assert.equal(ready?.message, 'containers with unready status: [main]');
+      assert.equal(condition(pod, 'ContainersReady'), 'False');
+    } finally {
+      release();
+      h.volumes.hold = undefined;
+    }
+    h.probes.unready.delete('main');
+    h.workers.requestSync(uid);
+    await waitFor(async () => condition(await h.getPod('ready'), 'Ready') === 'True', WAIT);
+  });
+
   it('runs init containers one at a time, in order, before the app container', async () => {
     const h = harness();
     const file = join(h.root, 'order');

@@ -20,6 +20,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jsonEqual } from '../../machinery/meta.js';
 import { POD_UID_LABEL } from '../runtime/labels.js';
+import { withProbeState } from '../status/probe-status.js';
 import { StatusManager } from '../status/status-manager.js';
 import { CONFIG_MIRROR_ANNOTATION, type Pod } from '../types.js';
 import type { PodWorkers, PodWorkersOptions } from './interface.js';
@@ -121,7 +122,19 @@ class PodWorkersImpl implements PodWorkers {
 
   requestSync(podUid: string): void {
     const w = this.workers.get(podUid);
-    if (w !== undefined) this.schedule(w);
+    if (w === undefined) return;
+    this.reportProbeState(w);
+    this.schedule(w);
+  }
+
+  /** A probe result goes into the status now, not after the next sync (which may be busy for a while). */
+  private reportProbeState(w: Worker): void {
+    if (this.stopped || w.phase !== 'running' || w.removed || w.pod.metadata.deletionTimestamp !== undefined) return;
+    const status = this.statuses.getPodStatus(w.uid);
+    if (status === undefined) return;
+    const { probes } = this.options;
+    const updated = withProbeState(w.pod, status, { isReady: (name) => probes.isReady(w.uid, name), isStarted: (name) => probes.isStarted(w.uid, name) }, new Date());
+    if (updated !== undefined) this.statuses.setPodStatus(w.pod, updated);
   }
 
   killContainer(podUid: string, containerName: string, containerId: string, message: string): void {
@@ -221,7 +234,10 @@ class PodWorkersImpl implements PodWorkers {
         }
         for (const [id, value] of this.lastStates) if (!states.has(id)) changed.add(value.split(' ')[0]!);
         this.lastStates = states;
-        for (const uid of changed) this.requestSync(uid);
+        for (const uid of changed) {
+          const w = this.workers.get(uid);
+          if (w !== undefined) this.schedule(w);
+        }
       } catch (e: unknown) {
         this.options.logger.warn({ err: errorMessage(e) }, 'Failed to list containers (relist)');
       } finally {

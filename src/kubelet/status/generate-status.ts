@@ -31,16 +31,20 @@ export interface GenerateStatusInput {
   readonly now: Date;
 }
 
+/** What the probes say of each container of one pod. */
+export type ProbeState = Pick<GenerateStatusInput, 'isReady' | 'isStarted'>;
+
 const isTerminalPhase = (phase: string | undefined): phase is 'Succeeded' | 'Failed' => phase === 'Succeeded' || phase === 'Failed';
 
-function withTransitionTime(condition: Omit<PodCondition, 'lastTransitionTime'>, old: readonly PodCondition[], now: Date): PodCondition {
+export function withTransitionTime(condition: Omit<PodCondition, 'lastTransitionTime'>, old: readonly PodCondition[], now: Date): PodCondition {
   const previous = old.find((c) => c.type === condition.type);
   const lastTransitionTime = previous !== undefined && previous.status === condition.status && previous.lastTransitionTime !== undefined ? previous.lastTransitionTime : formatTime(now);
   return { ...condition, lastTransitionTime };
 }
 
-function setReadiness(statuses: ContainerStatus[], input: GenerateStatusInput, isInit: boolean): void {
-  const sidecars = new Set((input.pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
+/** Each container's started and ready from the probes (an init container that is not a sidecar: ready once it exited 0). */
+export function setReadiness(statuses: ContainerStatus[], pod: Pod, input: ProbeState, isInit: boolean): void {
+  const sidecars = new Set((pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
   for (const s of statuses) {
     const running = s.state?.running !== undefined;
     if (isInit && !sidecars.has(s.name)) {
@@ -78,8 +82,8 @@ export function generatePodStatus(input: GenerateStatusInput): PodStatus {
     runtimeName: input.runtimeName,
     failures: input.failures,
   });
-  setReadiness(containerStatuses, input, false);
-  setReadiness(initContainerStatuses, input, true);
+  setReadiness(containerStatuses, pod, input, false);
+  setReadiness(initContainerStatuses, pod, input, true);
 
   const all = [...containerStatuses, ...initContainerStatuses];
   const regularStarted = runtimePod.containers.some((c) => (pod.spec?.containers ?? []).some((s) => s.name === c.name));

@@ -69,7 +69,15 @@ export const fakeEnv: EnvResolver = {
 export class FakeVolumes implements VolumeManager {
   readonly tornDown: string[] = [];
   failWith: Error | undefined;
+  /** When set, setUpPod waits for it (a sync held in its volumes). */
+  hold: Promise<void> | undefined;
+  /** setUpPod calls waiting on `hold` now. */
+  held = 0;
   async setUpPod(): Promise<ReadonlyMap<string, string>> {
+    if (this.hold !== undefined) {
+      this.held++;
+      await this.hold.finally(() => this.held--);
+    }
     if (this.failWith !== undefined) throw this.failWith;
     return new Map();
   }
