@@ -10,8 +10,10 @@ import { writeFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect as connectHttp2 } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { WebSocket } from 'ws';
 import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js';
 import type { RestConfig } from '../../../src/client/rest/rest-config.js';
 import type { KubeObject } from '../../../src/machinery/meta.js';
@@ -22,10 +24,14 @@ import { newKubectl, type Kubectl } from '../testing/kubectl.js';
  * The pod's server: /big streams 8 MiB; /held sends a first line and ends only
  * once /release is asked; anything else answers what it was asked, as JSON.
  */
+const WS_MODULE = createRequire(import.meta.url).resolve('ws');
 const SERVER_SCRIPT = `
 const http = require('http');
+const { WebSocketServer } = require(${JSON.stringify(WS_MODULE)});
+const wss = new WebSocketServer({ noServer: true });
+wss.on('connection', (ws, req) => ws.on('message', (m) => ws.send('echo ' + req.url + ': ' + m)));
 let held = [];
-http.createServer((req, res) => {
+const server = http.createServer((req, res) => {
   if (req.url === '/big') {
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     const chunk = Buffer.alloc(65536, 97);
@@ -41,7 +47,9 @@ http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'x-backend': 'pod' });
     res.end(JSON.stringify({ method: req.method, url: req.url, body, authorization: req.headers.authorization || '', forwardedFor: req.headers['x-forwarded-for'] || '' }));
   });
-}).listen(8080, process.env.POD_IP);`;
+});
+server.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)));
+server.listen(8080, process.env.POD_IP);`;
 
 interface Echo {
   method: string;
@@ -189,6 +197,22 @@ describe('proxy subresources: pods/proxy, services/proxy, nodes/proxy', { timeou
     assert.equal(text, 'first\nlast\n');
   });
 
+  it('passes a WebSocket upgrade through to the pod', async () => {
+    const url = new URL('/api/v1/namespaces/default/pods/web:8080/proxy/ws', admin.server);
+    url.protocol = 'wss:';
+    const ws = new WebSocket(url, { ca: admin.ca, cert: admin.clientCert, key: admin.clientKey });
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        ws.once('open', () => ws.send('ping'));
+        ws.once('message', (data: Buffer) => resolve(data.toString()));
+        ws.once('error', reject);
+      });
+      assert.equal(answer, 'echo /ws: ping');
+    } finally {
+      ws.terminate();
+    }
+  });
+
   it('answers upstream’s errors as Status objects', async () => {
     await runPod(cluster, 'pending', [{ name: 'main', command: ['true'] }], '');
     const cases: [string, number, string, RegExp][] = [
@@ -249,6 +273,7 @@ describe('proxy subresources: pods/proxy, services/proxy, nodes/proxy', { timeou
     assert.equal(pods.kind, 'PodList');
     assert.ok(pods.items.some((p) => p.metadata.name === 'web'));
     assert.match(await kubectl.ok('get', '--raw', `/api/v1/nodes/${NODE_NAME}/proxy/metrics`), /# kubelet metrics/);
+    assert.equal((await raw('HEAD', `/api/v1/nodes/${NODE_NAME}/proxy/healthz`)).status, 200);
     const unknown = await raw('GET', `/api/v1/nodes/${NODE_NAME}/proxy/nothing-here`);
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body, '404 page not found\n');
