@@ -25,6 +25,9 @@ const status = (group: string, version: string, kind: string): SubresourceInfo =
   kind: { group, version, kind },
   verbs: STATUS_VERBS,
 });
+/** A connect subresource's verbs in discovery: its methods' (GET, POST, PUT, PATCH, DELETE; HEAD and OPTIONS add none). */
+const CONNECT_VERBS: readonly Verb[] = ['create', 'delete', 'get', 'patch', 'update'];
+const proxy = (kind: string): SubresourceInfo => ({ name: 'proxy', kind: { group: '', version: 'v1', kind }, verbs: CONNECT_VERBS });
 const scale: SubresourceInfo = { name: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: STATUS_VERBS };
 
 function groupVersion(group: string, version: string, specs: Spec[]): ResourceInfo[] {
@@ -64,7 +67,7 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
         { name: 'finalize', kind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['update'] },
       ],
     },
-    { kind: 'Node', resource: 'nodes', namespaced: false, shortNames: ['no'], subresources: [status('', 'v1', 'Node')] },
+    { kind: 'Node', resource: 'nodes', namespaced: false, shortNames: ['no'], subresources: [proxy('NodeProxyOptions'), status('', 'v1', 'Node')] },
     {
       kind: 'Pod',
       resource: 'pods',
@@ -80,6 +83,8 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
         { name: 'exec', kind: { group: '', version: 'v1', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
         { name: 'log', kind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get'] },
         { name: 'portforward', kind: { group: '', version: 'v1', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
+        // Proxied by the API server to the pod's IP (registry/core/pod/proxy.ts).
+        proxy('PodProxyOptions'),
       ],
     },
     { kind: 'PodTemplate', resource: 'podtemplates', namespaced: true },
@@ -104,7 +109,7 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
       namespaced: true,
       shortNames: ['svc'],
       categories: ['all'],
-      subresources: [status('', 'v1', 'Service')],
+      subresources: [proxy('ServiceProxyOptions'), status('', 'v1', 'Service')],
     },
   ]),
   ...groupVersion('admissionregistration.k8s.io', 'v1', [

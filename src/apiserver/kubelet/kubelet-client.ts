@@ -50,7 +50,8 @@ export async function kubeletLocation(lookup: StoreLookup | undefined, nodeName:
   throw badRequest(`no preferred addresses found; known addresses: [${addresses.map((a) => `{${a.type} ${a.address}}`).join(' ')}]`);
 }
 
-function tlsOptions(config: KubeletClientConfig, location: KubeletLocation): Record<string, unknown> {
+/** The TLS options of a connection to the kubelet at `location` (host, port, client certificate, CA check). */
+export function kubeletTlsOptions(config: KubeletClientConfig, location: KubeletLocation): Record<string, unknown> {
   return {
     host: location.host,
     port: location.port,
@@ -64,7 +65,7 @@ function tlsOptions(config: KubeletClientConfig, location: KubeletLocation): Rec
 /** A GET to the kubelet; resolves with the response once its headers arrived. */
 export function kubeletGet(config: KubeletClientConfig, location: KubeletLocation, path: string, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({ ...tlsOptions(config, location), method: 'GET', path, agent: false, signal }, resolve);
+    const req = httpsRequest({ ...kubeletTlsOptions(config, location), method: 'GET', path, agent: false, signal }, resolve);
     req.on('error', (e) => reject(internalError(new Error(`error dialing backend: ${e.message}`))));
     req.end();
   });
@@ -88,7 +89,7 @@ export async function kubeletError(res: IncomingMessage): Promise<StatusError> {
 /** A TLS connection to the kubelet for an upgrade. */
 export function dialKubelet(config: KubeletClientConfig, location: KubeletLocation): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ ...tlsOptions(config, location), ALPNProtocols: ['http/1.1'] });
+    const socket = connect({ ...kubeletTlsOptions(config, location), ALPNProtocols: ['http/1.1'] });
     socket.once('secureConnect', () => resolve(socket));
     socket.once('error', (e) => reject(internalError(new Error(`error dialing backend: ${e.message}`))));
   });

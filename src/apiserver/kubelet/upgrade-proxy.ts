@@ -8,6 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { badRequest } from '../../machinery/status.js';
 import type { RequestContext } from '../server/context.js';
 import { dialKubelet, type KubeletClientConfig, type KubeletLocation } from './kubelet-client.js';
@@ -15,11 +16,16 @@ import { dialKubelet, type KubeletClientConfig, type KubeletLocation } from './k
 const DROPPED = new Set(['host', 'authorization', 'content-length', 'x-forwarded-for']);
 
 export async function proxyUpgrade(ctx: RequestContext, config: KubeletClientConfig, location: KubeletLocation, pathAndQuery: string): Promise<void> {
+  if (ctx.upgrade === undefined) throw badRequest('Upgrade request required');
+  await proxyUpgradeOver(ctx, await dialKubelet(config, location), `${location.host}:${location.port}`, pathAndQuery);
+}
+
+/** The same over a connection already open to any backend (pods/proxy, services/proxy, nodes/proxy). */
+export async function proxyUpgradeOver(ctx: RequestContext, backend: Duplex, host: string, pathAndQuery: string): Promise<void> {
   const upgrade = ctx.upgrade;
   if (upgrade === undefined) throw badRequest('Upgrade request required');
-  const backend = await dialKubelet(config, location);
   const req = ctx.req as import('node:http').IncomingMessage;
-  const lines = [`${req.method ?? 'GET'} ${pathAndQuery} HTTP/1.1`, `Host: ${location.host}:${location.port}`];
+  const lines = [`${req.method ?? 'GET'} ${pathAndQuery} HTTP/1.1`, `Host: ${host}`];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     const lower = name.toLowerCase();

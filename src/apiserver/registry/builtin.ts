@@ -4,6 +4,7 @@
  * storage.ts exports its definition; the rest are plain stores.
  */
 import type { KubeObject } from '../../machinery/meta.js';
+import type { VerbHandler } from '../endpoints/target.js';
 import type { TableConvertor } from '../../machinery/table.js';
 import { nameIsDNSSubdomain, validateRBACName, type ValidateNameFunc } from '../../machinery/validation/names.js';
 import { mutatingWebhookConfigurationDefinition, validatingWebhookConfigurationDefinition } from './admissionregistration/webhookconfiguration/storage.js';
@@ -21,7 +22,9 @@ import { endpointsTable } from './core/endpoints/table.js';
 import { eventDefinition } from './core/event/storage.js';
 import { limitRangeTable } from './core/limitrange/table.js';
 import { namespaceDefinition } from './core/namespace/storage.js';
+import { nodeProxyHandlers } from './core/node/proxy.js';
 import { nodeDefinition } from './core/node/storage.js';
+import { podProxyHandlers } from './core/pod/proxy.js';
 import { podDefinition } from './core/pod/storage.js';
 import { podStreamingHandlers } from './core/pod/streaming.js';
 import type { KubeletClientConfig } from '../kubelet/kubelet-client.js';
@@ -29,6 +32,7 @@ import { podTemplateDefinition } from './core/podtemplate/storage.js';
 import { resourceQuotaTable } from './core/resourcequota/table.js';
 import { secretTable } from './core/secret/table.js';
 import { setEndpointsDefaults } from './core/service/endpoints-defaults.js';
+import { serviceProxyHandlers } from './core/service/proxy.js';
 import { serviceDefinition, type ServiceAllocationOptions } from './core/service/storage.js';
 import { serviceAccountDefinition } from './core/serviceaccount/storage.js';
 import type { TokenRequestOptions } from './core/serviceaccount/token.js';
@@ -50,6 +54,12 @@ function withStatus(validateName: ValidateNameFunc, options: Partial<Strategy> &
   const { storagePath, ...strategy } = options;
   return { strategy: { ...baseStrategy, ...strategy }, validateName, ...(storagePath !== undefined ? { storagePath } : {}) };
 }
+
+/** A definition with a proxy subresource (pods/proxy, services/proxy, nodes/proxy). */
+const withProxy = (definition: ResourceDefinition, proxy: Readonly<Record<string, VerbHandler>>): ResourceDefinition => ({
+  ...definition,
+  subresourceHandlers: { ...definition.subresourceHandlers, proxy },
+});
 
 /** A string field at a path, or ''. */
 export function str(object: KubeObject, ...path: string[]): string {
@@ -81,8 +91,8 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['', 'Event', eventDefinition],
     ['', 'LimitRange', plain(nameIsDNSSubdomain, { table: table(limitRangeTable) })],
     ['', 'Namespace', namespaceDefinition],
-    ['', 'Node', nodeDefinition],
-    ['', 'Pod', { ...podDefinition, subresourceHandlers: { ...podDefinition.subresourceHandlers, ...podStreamingHandlers(options.kubeletClient ?? {}) } }],
+    ['', 'Node', withProxy(nodeDefinition, nodeProxyHandlers(options.kubeletClient ?? {}))],
+    ['', 'Pod', withProxy({ ...podDefinition, subresourceHandlers: { ...podDefinition.subresourceHandlers, ...podStreamingHandlers(options.kubeletClient ?? {}) } }, podProxyHandlers)],
     ['', 'PodTemplate', podTemplateDefinition],
     ['', 'ResourceQuota', withStatus(nameIsDNSSubdomain, { generation: false, table: table(resourceQuotaTable) })],
     [
@@ -107,7 +117,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
       }),
     ],
     ['', 'ServiceAccount', serviceAccountDefinition(options.serviceAccountTokens)],
-    ['', 'Service', serviceDefinition(options.services)],
+    ['', 'Service', withProxy(serviceDefinition(options.services), serviceProxyHandlers)],
     ['admissionregistration.k8s.io', 'MutatingWebhookConfiguration', mutatingWebhookConfigurationDefinition],
     ['admissionregistration.k8s.io', 'ValidatingWebhookConfiguration', validatingWebhookConfigurationDefinition],
     ['admissionregistration.k8s.io', 'ValidatingAdmissionPolicy', validatingAdmissionPolicyDefinition],

@@ -6,10 +6,11 @@
  *   the groups), or a bearer token the API server vouches for (TokenReview);
  *   anything else is 401 "Unauthorized" (anonymous access is off);
  * - authorization: a SubjectAccessReview for the node (resource nodes, name
- *   the node, verb from the HTTP method) with subresource stats, metrics or log
- *   for /stats, /metrics and /logs, and proxy for everything else; /healthz,
- *   /configz and /pods are first checked for their own subresource (upstream's
- *   KubeletFineGrainedAuthz), then for proxy. A denial is 403
+ *   the node, verb from the HTTP method: HEAD and OPTIONS have none) with
+ *   subresource stats, metrics, log or checkpoint for /stats, /metrics, /logs
+ *   and /checkpoint, and proxy for everything else; /healthz, /configz,
+ *   /statusz and /pods are first checked for their own subresource
+ *   (upstream's KubeletFineGrainedAuthz), then for proxy. A denial is 403
  *   "Forbidden (user=…, verb=…, resource=nodes, subresource=…)".
  */
 import type { IncomingMessage } from 'node:http';
@@ -38,7 +39,8 @@ const SUBJECT_ACCESS_REVIEWS: ResourceRef = {
 };
 const TOKEN_REVIEWS: ResourceRef = { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews', kind: 'TokenReview', namespaced: false };
 
-const API_VERBS: Readonly<Record<string, string>> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+/** Upstream's kubelet maps only these methods; any other (HEAD, OPTIONS) is checked with the empty verb, which only `*` grants. */
+const API_VERBS: Readonly<Record<string, string>> = { POST: 'create', GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
 
 function isSubpath(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
@@ -50,13 +52,15 @@ export function nodeRequestAttributes(method: string, path: string): NodeRequest
   if (isSubpath(path, '/stats')) return [{ verb, subresource: 'stats' }];
   if (isSubpath(path, '/metrics')) return [{ verb, subresource: 'metrics' }];
   if (isSubpath(path, '/logs')) return [{ verb, subresource: 'log' }];
+  if (isSubpath(path, '/checkpoint')) return [{ verb, subresource: 'checkpoint' }];
   return [{ verb, subresource: 'proxy' }];
 }
 
-/** Fine-grained first: /healthz, /configz and /pods may be allowed by their own subresource alone. */
-function fineGrained(path: string): string | undefined {
+/** Fine-grained first: /healthz, /configz, /statusz and /pods may be allowed by their own subresource alone. */
+export function fineGrained(path: string): string | undefined {
   if (isSubpath(path, '/healthz')) return 'healthz';
   if (isSubpath(path, '/configz')) return 'configz';
+  if (isSubpath(path, '/statusz')) return 'statusz';
   if (isSubpath(path, '/pods') || isSubpath(path, '/runningpods')) return 'pods';
   return undefined;
 }

@@ -138,6 +138,8 @@ export interface ContainerSpec {
   readonly command: readonly string[];
   /** Earlier attempts, each run to completion before the next (for --previous). */
   readonly previous?: readonly (readonly string[])[];
+  /** The container's declared ports (spec only: the process listens where it likes). */
+  readonly ports?: readonly { readonly name?: string; readonly containerPort: number }[];
 }
 
 /** The pod in the API (bound to the node unless `nodeName` is ''), and its sandbox and containers in the runtime. */
@@ -147,7 +149,7 @@ export async function runPod(cluster: StreamingCluster, name: string, containers
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name, namespace: 'default' },
-      spec: { ...(nodeName !== '' ? { nodeName } : {}), containers: containers.map((c) => ({ name: c.name, image: 'busybox' })) },
+      spec: { ...(nodeName !== '' ? { nodeName } : {}), containers: containers.map((c) => ({ name: c.name, image: 'busybox', ...(c.ports !== undefined ? { ports: c.ports } : {}) })) },
     } as KubeObject,
     { namespace: 'default' },
   )) as KubeObject;
