@@ -62,7 +62,11 @@ export async function runLoad(config: LoadConfig): Promise<LoadResult> {
   const windowMs = (config.seconds * 1000) / config.rounds;
   // Round -1 warms each server up (JIT, caches); it is not counted.
   for (let round = -1; round < config.rounds; round++) {
-    for (const [i, t] of config.targets.entries()) {
+    // Odd rounds go through the targets in reverse, so that no target always runs right after the same other one.
+    const order = [...config.targets.keys()];
+    if (round % 2 !== 0) order.reverse();
+    for (const i of order) {
+      const t = config.targets[i]!;
       const c = clients[i]!;
       const mine: number[] = [];
       const cpuBefore = cpuMicros(t.pid);
