@@ -2,16 +2,23 @@
  * The load generator of bench:api, in a process of its own: HTTP/2 over 8
  * connections with the admin certificate, against a running API server.
  *
- *   node load.js URL PKI_DIR SECONDS  → one JSON line of results
+ *   node load.js URL PKI_DIR SECONDS [SERVER_PID]  → one JSON line of results
+ *
+ * With the server's pid, the creates' figures include the server's CPU time
+ * per create (from /proc); the load generator's own CPU time per create is
+ * always reported: on 2 cores the two compete.
  */
 import { closedLoop } from '../common/closed-loop.js';
 import { percentile } from '../common/stats.js';
 import { H2Client } from './h2-client.js';
 import { benchPod } from './pod-template.js';
+import { cpuMicros, ownCpuMicros } from './process-cpu.js';
 
-const [url, pkiDir, secondsText] = process.argv.slice(2) as [string, string, string];
+const [url, pkiDir, secondsText, serverPidText] = process.argv.slice(2) as [string, string, string, string?];
+const serverPid = serverPidText === undefined ? undefined : Number(serverPidText);
 const seconds = Number(secondsText);
 const CONCURRENCY = 64;
+const WARMUP_MS = 1000;
 const client = new H2Client(url, pkiDir, 8);
 const progress = (what: string): void => void process.stderr.write(`load: ${what}\n`);
 
@@ -27,12 +34,22 @@ async function main(): Promise<Record<string, number>> {
   await createNamespace('bench-create');
   progress('creates');
   const created: string[] = [];
-  const creates = await closedLoop({ concurrency: CONCURRENCY, durationMs: seconds * 1000 }, async (w, n) => {
-    const name = `p-${w}-${n}`;
+  const create = async (name: string): Promise<void> => {
     const r = await client.request('POST', '/api/v1/namespaces/bench-create/pods', JSON.stringify(benchPod(name, 'bench-create')));
     if (r.status !== 201) throw new Error(`create: ${r.status} ${r.body}`);
+  };
+  // As the other create loads here (pipeline-load.ts, profile-creates.ts): a first second that is not
+  // measured, so that the figures are the warm server's, not its JIT compiling and first-use set-up.
+  await closedLoop({ concurrency: CONCURRENCY, durationMs: WARMUP_MS }, (w, n) => create(`warm-${w}-${n}`));
+  const serverCpuBefore = cpuMicros(serverPid);
+  const loadCpuBefore = ownCpuMicros();
+  const creates = await closedLoop({ concurrency: CONCURRENCY, durationMs: seconds * 1000 }, async (w, n) => {
+    const name = `p-${w}-${n}`;
+    await create(name);
     created.push(name);
   });
+  const serverCpu = cpuMicros(serverPid) - serverCpuBefore;
+  const loadCpu = ownCpuMicros() - loadCpuBefore;
   progress(`gets (${created.length} pods)`);
   const gets = await closedLoop({ concurrency: CONCURRENCY, durationMs: seconds * 1000 }, async (w, n) => {
     const name = created[(w * 7919 + n) % created.length]!;
@@ -105,6 +122,9 @@ async function main(): Promise<Record<string, number>> {
     creates_per_s_64: creates.perSecond,
     create_p50_ms_64: creates.p50,
     create_p99_ms_64: creates.p99,
+    // Over every create of the window (the few answered after it closed too).
+    server_cpu_us_per_create_64: serverCpu / created.length,
+    load_cpu_us_per_create_64: loadCpu / created.length,
     gets_per_s_64: gets.perSecond,
     get_p50_ms_64: gets.p50,
     get_p99_ms_64: gets.p99,

@@ -7,10 +7,10 @@
  *
  *   node pipeline-load.js CONFIG_JSON  → one JSON line of results
  */
-import { readFileSync } from 'node:fs';
 import { closedLoop } from '../common/closed-loop.js';
 import { percentile } from '../common/stats.js';
 import { H2Client } from './h2-client.js';
+import { cpuMicros, ownCpuMicros } from './process-cpu.js';
 import { benchPod } from './pod-template.js';
 
 /** One server under load, and the credentials to reach it. */
@@ -34,21 +34,11 @@ export interface LoadConfig {
   readonly connections: number;
 }
 
-/** Per target: `<label>_creates_per_s`, `<label>_create_p50_ms`, `<label>_create_p99_ms`, `<label>_cpu_us_per_create` (NaN without /proc). */
+/**
+ * Per target: `<label>_creates_per_s`, `<label>_create_p50_ms`, `<label>_create_p99_ms`, `<label>_cpu_us_per_create`
+ * (the server's; NaN without /proc) and `<label>_load_cpu_us_per_create` (this load generator's own).
+ */
 export type LoadResult = Record<string, number>;
-
-/** CPU time (user + system) of a process so far, in µs, from /proc/PID/stat; NaN where there is no /proc. */
-function cpuMicros(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (USER_HZ, 100 on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 /** Wait until the user may create pods (the RBAC informer has seen the bindings): a dry-run create answered 201. */
 async function waitUntilAllowed(c: H2Client, target: LoadTarget, deadlineMs: number): Promise<void> {
@@ -67,14 +57,20 @@ export async function runLoad(config: LoadConfig): Promise<LoadResult> {
   const counts = config.targets.map(() => 0);
   const seconds = config.targets.map(() => 0);
   const cpu = config.targets.map(() => 0);
+  const loadCpu = config.targets.map(() => 0);
   for (const [i, t] of config.targets.entries()) await waitUntilAllowed(clients[i]!, t, 30_000);
   const windowMs = (config.seconds * 1000) / config.rounds;
   // Round -1 warms each server up (JIT, caches); it is not counted.
   for (let round = -1; round < config.rounds; round++) {
-    for (const [i, t] of config.targets.entries()) {
+    // Odd rounds go through the targets in reverse, so that no target always runs right after the same other one.
+    const order = [...config.targets.keys()];
+    if (round % 2 !== 0) order.reverse();
+    for (const i of order) {
+      const t = config.targets[i]!;
       const c = clients[i]!;
       const mine: number[] = [];
       const cpuBefore = cpuMicros(t.pid);
+      const loadCpuBefore = ownCpuMicros();
       const result = await closedLoop({ concurrency: config.concurrency, durationMs: round < 0 ? 1000 : windowMs }, async (w, n) => {
         const name = `p-${round + 1}-${w}-${n}`;
         const t0 = performance.now();
@@ -84,6 +80,7 @@ export async function runLoad(config: LoadConfig): Promise<LoadResult> {
       });
       if (round < 0) continue;
       cpu[i]! += cpuMicros(t.pid) - cpuBefore;
+      loadCpu[i]! += ownCpuMicros() - loadCpuBefore;
       latencies[i]!.push(...mine);
       counts[i]! += result.count;
       seconds[i]! += result.seconds;
@@ -96,6 +93,7 @@ export async function runLoad(config: LoadConfig): Promise<LoadResult> {
     out[`${t.label}_create_p50_ms`] = percentile(latencies[i]!, 50);
     out[`${t.label}_create_p99_ms`] = percentile(latencies[i]!, 99);
     out[`${t.label}_cpu_us_per_create`] = cpu[i]! / counts[i]!;
+    out[`${t.label}_load_cpu_us_per_create`] = loadCpu[i]! / counts[i]!;
   }
   return out;
 }

@@ -6,23 +6,27 @@
  *   - the server's CPU time per create over the measured window (from /proc,
  *     so it counts every thread of the process), and
  *   - the self time of the profile's samples in that window by module and by
- *     function, as µs per create and as a share of the busy samples.
+ *     function, and the inclusive time by function, as µs per create and as a
+ *     share of the busy samples.
  * On a shared machine the CPU per create, compared before and after a change
  * at the same load, is far steadier than creates/s.
  *
- *   node dist/bench/api/profile-creates.js [SECONDS=10] [TOP=40]
+ *   node dist/bench/api/profile-creates.js [SECONDS=10] [TOP=40] [KEEP_PROFILE_AS]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { K8TS_BIN, CHECKOUT } from '../../test/e2e/testing/k8ts-process.js';
 import { closedLoop } from '../common/closed-loop.js';
 import { H2Client } from './h2-client.js';
 import { benchPod } from './pod-template.js';
+import { cpuMicros } from './process-cpu.js';
 
 const seconds = Number(process.argv[2] ?? 10);
 const top = Number(process.argv[3] ?? 40);
+/** Where to keep a copy of the server's .cpuprofile (for DevTools or another summary). */
+const keepAs = process.argv[4];
 
 interface ProfileNode {
   id: number;
@@ -37,12 +41,6 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** utime + stime of a process, in ms (clock ticks of 10 ms). */
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 function moduleOf(url: string, functionName: string): string {
   if (url === '') return functionName;
   const dist = url.indexOf('/dist/');
@@ -54,6 +52,10 @@ function moduleOf(url: string, functionName: string): string {
 
 function summarise(profile: CpuProfile, fromUs: number, toUs: number, creates: number): void {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parents = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parents.set(c, n.id);
+  const inclusive = new Map<string, number>();
+  const label = (n: ProfileNode): string => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').at(-1) ?? ''}:${n.callFrame.lineNumber + 1}`;
   const byFunction = new Map<string, number>();
   const byModule = new Map<string, number>();
   let t = profile.startTime;
@@ -69,6 +71,10 @@ function summarise(profile: CpuProfile, fromUs: number, toUs: number, creates: n
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + delta);
     const mod = moduleOf(url, functionName);
     byModule.set(mod, (byModule.get(mod) ?? 0) + delta);
+    // Inclusive: every distinct frame on the sample's stack (a recursive frame once).
+    const onStack = new Set<string>();
+    for (let id: number | undefined = profile.samples[i]!; id !== undefined; id = parents.get(id)) onStack.add(label(nodes.get(id)!));
+    for (const f of onStack) inclusive.set(f, (inclusive.get(f) ?? 0) + delta);
   }
   const print = (title: string, m: Map<string, number>): void => {
     console.log(`\n${title} (sampled µs per create, share of busy samples)`);
@@ -78,6 +84,7 @@ function summarise(profile: CpuProfile, fromUs: number, toUs: number, creates: n
   };
   print('self time by module', byModule);
   print('self time by function', byFunction);
+  print('inclusive time by function', inclusive);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'profile-creates-'));
@@ -100,16 +107,18 @@ try {
   });
   const client = new H2Client(url, join(dir, 'data', 'pki'), 8);
   await client.request('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench-create' } }));
+  // No controller manager runs here: the default ServiceAccount that ServiceAccount admission requires of every pod.
+  await client.request('POST', '/api/v1/namespaces/bench-create/serviceaccounts', JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }));
   const create = async (name: string): Promise<void> => {
     const r = await client.request('POST', '/api/v1/namespaces/bench-create/pods', JSON.stringify(benchPod(name, 'bench-create')));
     if (r.status !== 201) throw new Error(`create: ${r.status} ${r.body}`);
   };
   await closedLoop({ concurrency: 64, durationMs: 1000 }, (w, n) => create(`warm-${w}-${n}`));
-  const cpu0 = processCpuMs(server.pid!);
+  const cpu0 = cpuMicros(server.pid) / 1000;
   const wallStart = performance.now();
   const creates = await closedLoop({ concurrency: 64, durationMs: seconds * 1000 }, (w, n) => create(`p-${w}-${n}`));
   const windowMs = performance.now() - wallStart;
-  const cpuMs = processCpuMs(server.pid!) - cpu0;
+  const cpuMs = cpuMicros(server.pid) / 1000 - cpu0;
   const shutdownStart = performance.now();
   client.close();
   const exited = new Promise((resolve) => server.on('close', resolve));
@@ -119,6 +128,7 @@ try {
   const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error('the server wrote no .cpuprofile');
   const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
+  if (keepAs !== undefined) copyFileSync(join(profileDir, file), keepAs);
   console.log(
     `${creates.count} creates in ${(windowMs / 1000).toFixed(1)} s: ${creates.perSecond.toFixed(0)}/s, p50 ${creates.p50.toFixed(1)} ms, p99 ${creates.p99.toFixed(1)} ms; ` +
       `server CPU ${((cpuMs * 1000) / creates.count).toFixed(0)} µs per create (${((100 * cpuMs) / windowMs).toFixed(0)}% of a core)`,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareElements, compareStrings, deserializeElement, FieldSet, FieldsDecodeError, fieldElement, keyElement, pathString, serializeElement, type JsonValue, type Path } from './field-set.js';
+import { compareElements, compareStrings, deserializeElement, FieldSet, FieldsDecodeError, fieldElement, keyElement, pathString, serializeElement, type JsonValue, type Path, type PathElement } from './field-set.js';
 
 const f = fieldElement;
 
@@ -47,6 +47,18 @@ describe('FieldSet', () => {
       JSON.stringify(set.toFieldsV1()),
       '{"f:apiVersion":{},"f:data":{".":{},"f:a":{},"f:b":{}},"f:metadata":{"f:labels":{"f:x":{}}}}',
     );
+  });
+
+  it('encodes the entries of small and of large nodes in upstream order, members and children mixed', () => {
+    // Up to 16 entries (n + 4 here) a node is sorted by insertion, beyond by the library sort: both give compareElements' order.
+    for (const n of [3, 12, 13, 40]) {
+      const names = Array.from({ length: n }, (_, i) => `n${String(n - i).padStart(2, '0')}`);
+      const paths: PathElement[][] = [[keyElement([['name', 'z']])], [{ value: 'v' }], [{ index: 2 }], [keyElement([['name', 'a']]), f('x')]];
+      for (const [i, name] of names.entries()) paths.push(i % 3 === 0 ? [f(name), f('leaf')] : [f(name)]);
+      const encoded = Object.keys(FieldSet.of(...paths.reverse()).toFieldsV1());
+      const expected = [...names.sort(), 'k:{"name":"a"}', 'k:{"name":"z"}', 'v:"v"', 'i:2'].map((k) => (k.includes(':') ? k : `f:${k}`));
+      assert.deepEqual(encoded, expected, `${n} fields`);
+    }
   });
 
   it('decodes FieldsV1 back to the same set', () => {

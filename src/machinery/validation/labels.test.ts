@@ -12,6 +12,7 @@ import {
   validateLabels,
   validateLabelSelector,
 } from './labels.js';
+import { isQualifiedName, isValidLabelValue } from './names.js';
 
 const NAME_PART =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
@@ -26,6 +27,15 @@ describe('validateLabels', () => {
     assert.deepEqual(validateLabels({ app: 'web', 'app.kubernetes.io/name': 'x', empty: '' }, labelsPath), []);
     assert.deepEqual(validateLabels(undefined, labelsPath), []);
     assert.deepEqual(validateLabels(null, labelsPath), []);
+  });
+  it('decides plain keys and values as the full rules do (the fast path at their edges)', () => {
+    const parts = ['a', 'A9', 'x'.repeat(63), 'x'.repeat(64), 'a-b_c.d', '-a', 'a-', '_a', 'a_', '.a', 'a.', 'a b', 'é', 'ab/', '/ab', 'p.io/a', ''];
+    for (const key of parts) {
+      for (const value of parts) {
+        const full = [...isQualifiedName(key), ...isValidLabelValue(value)].length === 0;
+        assert.equal(validateLabels({ [key]: value }, labelsPath).length === 0, full, `${JSON.stringify(key)}: ${JSON.stringify(value)}`);
+      }
+    }
   });
   it('names the map, not the key, as upstream does', () => {
     assert.equal(

@@ -20,10 +20,19 @@ export function validateLabelName(key: string, path: FieldPath): FieldError[] {
   return isQualifiedName(key).map((m) => invalid(path, key, m));
 }
 
+/**
+ * A label key without a prefix, or a non-empty label value, that is plainly
+ * valid: 1 to 63 ASCII characters of `[-A-Za-z0-9_.]`, alphanumeric at both
+ * ends (QUALIFIED_NAME_RE and LABEL_VALUE_RE within their length limit).
+ */
+const PLAIN_LABEL_PART = /^[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
 /** Every key a qualified name, every value a valid label value. */
 export function validateLabels(labels: StringMap, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   for (const [key, value] of Object.entries(labels ?? {})) {
+    // The common case, decided without building the (empty) lists of messages.
+    if (PLAIN_LABEL_PART.test(key) && typeof value === 'string' && (value === '' || PLAIN_LABEL_PART.test(value))) continue;
     errs.push(...validateLabelName(key, path));
     errs.push(...isValidLabelValue(value).map((m) => invalid(path, value, m)));
   }
