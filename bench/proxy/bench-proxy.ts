@@ -6,7 +6,8 @@
  *
  *   userspace (userspace-bench.ts): connections/s and added latency through
  *   the userspace forwarder vs a direct connection, same run:
- *   userspace_vs_direct_ratio = forwarded connections/s ÷ direct; and the
+ *   userspace_vs_direct_ratio = forwarded connections/s ÷ direct (median
+ *   of six pairs of neighbouring 2-second rounds); and the
  *   CPU time per connection of the forwarder, the backend and the load
  *   generators (one per core; BENCH_PROXY_GENERATORS=N for another count),
  *   and userspace_vs_direct_cpu_ratio, the rate ratio those costs imply
@@ -26,7 +27,7 @@ type Part = () => Promise<Record<string, number>>;
 const PARTS: Readonly<Record<string, Part>> = {
   userspace: () => {
     const generators = process.env.BENCH_PROXY_GENERATORS;
-    return benchUserspace({ concurrency: 32, roundMs: 3_000, rounds: 3, ...(generators !== undefined ? { generators: Number(generators) } : {}) });
+    return benchUserspace({ concurrency: 32, roundMs: 2_000, rounds: 6, ...(generators !== undefined ? { generators: Number(generators) } : {}) });
   },
   iptables: async () => {
     if (process.getuid?.() !== 0) {

@@ -3,7 +3,9 @@
  * second and per-connection latency through a userspace Proxier (in this
  * process, as in the kube-proxy's) against the same backend reached directly,
  * in the same run, alternating rounds so that drift hits both alike. Backend
- * and load generators are processes of their own.
+ * and load generators are processes of their own. The ratios are medians of
+ * each pair of neighbouring rounds' ratio: on a shared machine the load of
+ * other work changes from second to second, and a pair sees nearly the same.
  *
  * The load comes from one generator process per core, the concurrency split
  * among them: a single generator (one thread) saturates its core on the
@@ -160,6 +162,7 @@ export async function benchUserspace(options: UserspaceBenchOptions): Promise<Re
     const perConnection = (rs: readonly RoundResult[], f: (r: RoundResult) => number): number => sum(rs, f) / sum(rs, (r) => r.connections);
     const directRate = sum(direct, (r) => r.rate) / direct.length;
     const proxiedRate = sum(proxied, (r) => r.rate) / proxied.length;
+    const rateRatio = median(proxied.map((p, i) => p.rate / direct[i]!.rate));
     const directP50 = median(direct.map((r) => r.p50));
     const proxiedP50 = median(proxied.map((r) => r.p50));
     const directP99 = median(direct.map((r) => r.p99));
@@ -171,13 +174,19 @@ export async function benchUserspace(options: UserspaceBenchOptions): Promise<Re
     const generatorProxied = perConnection(proxied, (r) => r.generatorCpuUs);
     const backendDirect = perConnection(direct, (r) => r.backendCpuUs);
     const backendProxied = perConnection(proxied, (r) => r.backendCpuUs);
+    const cpuRatio = median(
+      proxied.map((p, i) => {
+        const d = direct[i]!;
+        return (d.generatorCpuUs + d.backendCpuUs) / d.connections / ((p.generatorCpuUs + p.backendCpuUs + p.benchCpuUs - benchOverheadUs) / p.connections);
+      }),
+    );
     return {
       userspace_concurrency: options.concurrency,
       userspace_load_generators: generators,
       direct_connections_per_s: directRate,
       userspace_connections_per_s: proxiedRate,
-      userspace_vs_direct_ratio: proxiedRate / directRate,
-      userspace_vs_direct_cpu_ratio: (generatorDirect + backendDirect) / (generatorProxied + backendProxied + forwarder),
+      userspace_vs_direct_ratio: rateRatio,
+      userspace_vs_direct_cpu_ratio: cpuRatio,
       direct_latency_p50_ms: directP50,
       userspace_latency_p50_ms: proxiedP50,
       userspace_added_latency_p50_ms: proxiedP50 - directP50,
