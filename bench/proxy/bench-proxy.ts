@@ -6,8 +6,11 @@
  *
  *   userspace (userspace-bench.ts): connections/s and added latency through
  *   the userspace forwarder vs a direct connection, same run:
- *   userspace_vs_direct_ratio = forwarded connections/s ÷ direct; and the
- *   CPU time per connection of the forwarder and of the load generator
+ *   userspace_vs_direct_ratio = forwarded connections/s ÷ direct (median
+ *   of six pairs of neighbouring 2-second rounds); and the
+ *   CPU time per connection of the forwarder, the backend and the load
+ *   generators (one per core; BENCH_PROXY_GENERATORS=N for another count),
+ *   and userspace_vs_direct_cpu_ratio, the rate ratio those costs imply
  *   (steadier than the rates when the machine is shared).
  *   iptables (iptables-sync.ts, root only: it makes a network namespace):
  *   the iptables proxier syncing 1,000 Services with 10,000 endpoints;
@@ -22,7 +25,10 @@ import { benchUserspace } from './userspace-bench.js';
 type Part = () => Promise<Record<string, number>>;
 
 const PARTS: Readonly<Record<string, Part>> = {
-  userspace: () => benchUserspace({ concurrency: 32, roundMs: 3_000, rounds: 3 }),
+  userspace: () => {
+    const generators = process.env.BENCH_PROXY_GENERATORS;
+    return benchUserspace({ concurrency: 32, roundMs: 2_000, rounds: 6, ...(generators !== undefined ? { generators: Number(generators) } : {}) });
+  },
   iptables: async () => {
     if (process.getuid?.() !== 0) {
       console.log('bench:proxy — iptables skipped: it needs root to make a network namespace');

@@ -2,13 +2,13 @@
  * The benchmark's load generator, in a process of its own: keeps
  * `concurrency` connections in flight against host:port for durationMs, each
  * a whole exchange (connect, send, read the reply to the close), and prints
- * one JSON line: connections completed, errors, the elapsed time, the
- * per-connection latencies' percentiles and the CPU time this process spent.
+ * one JSON line: connections completed, errors, the elapsed time, every
+ * connection's latency (ms, to the µs: the bench merges several generators'
+ * before taking percentiles) and the CPU time this process spent.
  *
  *   node load-generator.js HOST PORT CONCURRENCY DURATION_MS
  */
 import { connect } from 'node:net';
-import { percentile } from '../common/stats.js';
 
 const [host = '127.0.0.1', portText = '0', concurrencyText = '32', durationText = '3000'] = process.argv.slice(2);
 const port = Number(portText);
@@ -45,5 +45,5 @@ await Promise.all(Array.from({ length: concurrency }, () => worker()));
 const elapsedMs = performance.now() - start;
 const cpu = process.cpuUsage(cpuAtStart);
 process.stdout.write(
-  `${JSON.stringify({ connections: latencies.length, errors, elapsedMs, p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuUs: cpu.user + cpu.system })}\n`,
+  `${JSON.stringify({ connections: latencies.length, errors, elapsedMs, cpuUs: cpu.user + cpu.system, latencies: latencies.map((ms) => Math.round(ms * 1000) / 1000) })}\n`,
 );
