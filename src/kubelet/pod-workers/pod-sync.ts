@@ -5,12 +5,13 @@
  * workers (pod-workers.ts) call these one at a time per pod.
  */
 import { readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { PodStatus } from 'kubernetes-types/core/v1.js';
 import { PODS } from '../../client/rest/resources.js';
 import { isConflict, isNotFound } from '../../machinery/status.js';
 import { EnvError } from '../env/interface.js';
 import { isRuntimeNotFound, type PodSandboxConfig } from '../runtime/interface.js';
+import { POD_UID_LABEL } from '../runtime/labels.js';
 import type { StartFailure } from '../status/container-statuses.js';
 import { generatePodStatus } from '../status/generate-status.js';
 import type { StatusManager } from '../status/status-manager.js';
@@ -26,6 +27,7 @@ import { computePodActions, isHostNetwork, isRestartableInit } from './pod-actio
 import { latestContainer, nanosToMs, readRuntimePod, runningContainers, sandboxIPs, type RuntimeContainer, type RuntimePod } from './runtime-pod.js';
 import { podLogsDirectory, podSandboxConfig } from './sandbox-config.js';
 import { podDnsConfig, writePodResolvConf } from './dns-config.js';
+import { terminationMessageMount, TERMINATION_MESSAGE_PATH_ANNOTATION, withTerminationMessages } from './termination-message.js';
 
 /** upstream's minimumGracePeriodInSeconds: a container always gets this long after SIGTERM unless the kill is forced. */
 const MINIMUM_GRACE_SECONDS = 2;
@@ -59,6 +61,8 @@ export interface KillOptions {
 export class PodSyncer {
   readonly backoff: ContainerBackoff;
   private runtimeName: string | undefined;
+  /** Termination messages of exited containers, by pod UID and then container id (they never change). */
+  private readonly terminationMessages = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly options: PodWorkersOptions,
@@ -226,7 +230,14 @@ export class PodSyncer {
       if (!(e instanceof EnvError)) throw e;
       return fail(WAITING.createContainerConfigError, e.message, { reason: EVENT.failed, message: `Error: ${e.message}` });
     }
-    const mounts = this.options.containerMounts(container, context.volumes);
+    const mounts = [...this.options.containerMounts(container, context.volumes)];
+    try {
+      const terminationLog = await terminationMessageMount(this.options.rootDir, pod, container);
+      if (terminationLog !== undefined) mounts.push(terminationLog);
+    } catch (e: unknown) {
+      // As upstream: the container starts without the file (its message will be empty).
+      this.options.logger.warn({ pod: formatPod(pod), container: container.name, err: errorMessage(e) }, 'Error on creating the termination-log file');
+    }
     const latest = latestContainer(context.runtimePod, container.name);
     const restartCount = latest !== undefined ? latest.restartCount + 1 : await restartCountFromLogs(join(podLogsDirectory(this.options.logsDir, pod), container.name));
     const config = containerConfig({ pod, container, restartCount, envs, mounts, node: this.options.node() });
@@ -349,6 +360,7 @@ export class PodSyncer {
     await this.options.volumes.tearDownPod(state.uid);
     this.options.probes.removePod(state.uid);
     this.statuses.removePod(state.uid);
+    this.terminationMessages.delete(state.uid);
     this.backoff.forget(`${state.uid}/`);
   }
 
@@ -369,6 +381,11 @@ export class PodSyncer {
   private async removeContainer(c: RuntimeContainer): Promise<void> {
     await this.runtime.removeContainer(c.id);
     if (c.logPath !== '') await rm(c.logPath, { force: true });
+    // The termination-message file the kubelet made for it (never a file of the pod's own volumes).
+    const terminationLog = c.mounts.find((m) => m.containerPath === c.annotations[TERMINATION_MESSAGE_PATH_ANNOTATION]);
+    if (terminationLog !== undefined && terminationLog.hostPath.startsWith(join(this.options.rootDir, 'pods', c.labels[POD_UID_LABEL] ?? '', 'containers') + sep)) {
+      await rm(terminationLog.hostPath, { force: true });
+    }
   }
 
   // ---- status ----------------------------------------------------------------
@@ -376,6 +393,9 @@ export class PodSyncer {
   /** Generates the pod's status from the runtime, tells the probe manager which containers run, and hands the status on. */
   async reportStatus(state: PodState, runtimePod: RuntimePod, podIsTerminal: boolean): Promise<PodStatus> {
     const pod = state.pod;
+    let messages = this.terminationMessages.get(state.uid);
+    if (messages === undefined) this.terminationMessages.set(state.uid, (messages = new Map()));
+    runtimePod = await withTerminationMessages(runtimePod, messages);
     const podIP = isHostNetwork(pod) ? (this.options.nodeIPs[0] ?? '') : (sandboxIPs(runtimePod)[0] ?? '');
     if (!podIsTerminal) this.notifyProbes(state, runtimePod, podIP);
     const status = generatePodStatus({

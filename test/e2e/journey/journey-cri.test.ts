@@ -214,6 +214,18 @@ describe('the cri runtime (containerd in a network namespace): the journey and t
     assert.equal(exec.stdout, 'out bridge-pod\n');
   });
 
+  it("reports what a container wrote to /dev/termination-log (the kubelet's bind mount), else its last log lines with FallbackToLogsOnError", async () => {
+    await apply(shellPod('farewell', 'echo bye > /dev/termination-log; exit 3', { restartPolicy: 'Never' }));
+    await apply(shellPod('last-words', 'echo first; echo second >&2; exit 2', { restartPolicy: 'Never' }, { terminationMessagePolicy: 'FallbackToLogsOnError' }));
+    const terminated = async (name: string) => mainStatus(await get(name))?.state?.terminated;
+    await until('both containers terminated', async () => (await terminated('farewell')) !== undefined && (await terminated('last-words')) !== undefined);
+    const farewell = (await terminated('farewell'))!;
+    assert.equal(farewell.exitCode, 3);
+    assert.equal(farewell.message, 'bye\n');
+    assert.equal((await terminated('last-words'))!.message, 'first\nsecond\n');
+    await remove('farewell', 'last-words');
+  });
+
   it('resolves the Service name from inside the pod, through its resolv.conf, at the node-local cluster DNS', async () => {
     // The kubelet wrote the sandbox's DNS config (dnsPolicy ClusterFirst): the cluster DNS, the search path, ndots:5.
     const resolvConf = await kubectl.ok('exec', 'bridge-pod', '--', 'cat', '/etc/resolv.conf');
