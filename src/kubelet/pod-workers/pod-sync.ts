@@ -61,6 +61,8 @@ export interface KillOptions {
 export class PodSyncer {
   readonly backoff: ContainerBackoff;
   private runtimeName: string | undefined;
+  /** Container stops in progress, by pod UID (a shorter grace period cuts them short). */
+  private readonly kills = new Map<string, Set<InFlightKill>>();
   /** Termination messages of exited containers, by pod UID and then container id (they never change). */
   private readonly terminationMessages = new Map<string, Map<string, string>>();
 
@@ -289,25 +291,69 @@ export class PodSyncer {
     const pod = state.pod;
     const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name);
     let grace = options.gracePeriodOverride ?? podGracePeriodSeconds(pod);
+    let forced = options.gracePeriodOverride !== undefined;
     this.options.events.event(pod, 'Normal', EVENT.killing, options.message ?? `Stopping container ${name}`);
-    const preStop = spec?.lifecycle?.preStop;
-    if (preStop !== undefined && spec !== undefined && options.gracePeriodOverride === undefined && grace > 0) {
-      const started = Date.now();
-      const podIP = (this.statuses.getPodStatus(state.uid)?.podIP ?? pod.status?.podIP) || (this.options.nodeIPs[0] ?? '127.0.0.1');
-      const hook = runLifecycleHandler(preStop, { runtime: this.runtime, pod, container: spec, containerId: id, podIP, timeoutSeconds: grace }).catch((e: unknown) => {
-        this.options.events.event(pod, 'Warning', EVENT.failedPreStopHook, errorMessage(e));
-      });
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([hook, new Promise<void>((resolve) => (timer = setTimeout(resolve, grace * 1000)))]);
-      clearTimeout(timer);
-      grace -= Math.floor((Date.now() - started) / 1000);
+    const kill = this.trackKill(state.uid, options.gracePeriodOverride ?? Math.max(grace, MINIMUM_GRACE_SECONDS));
+    try {
+      const preStop = spec?.lifecycle?.preStop;
+      if (preStop !== undefined && spec !== undefined && !forced && grace > 0) {
+        const started = Date.now();
+        const podIP = (this.statuses.getPodStatus(state.uid)?.podIP ?? pod.status?.podIP) || (this.options.nodeIPs[0] ?? '127.0.0.1');
+        const hook = runLifecycleHandler(preStop, { runtime: this.runtime, pod, container: spec, containerId: id, podIP, timeoutSeconds: grace }).catch((e: unknown) => {
+          this.options.events.event(pod, 'Warning', EVENT.failedPreStopHook, errorMessage(e));
+        });
+        let timer: NodeJS.Timeout | undefined;
+        const shortened = await Promise.race([hook, new Promise<void>((resolve) => (timer = setTimeout(resolve, grace * 1000))), kill.shortened()]);
+        clearTimeout(timer);
+        // A shorter grace period cuts the hook short and is what the container gets; otherwise the hook's time is used up.
+        forced = typeof shortened === 'number';
+        grace = typeof shortened === 'number' ? shortened : grace - Math.floor((Date.now() - started) / 1000);
+      }
+      if (!forced) grace = Math.max(grace, MINIMUM_GRACE_SECONDS);
+      let stopping = this.runtime.stopContainer(id, grace);
+      for (;;) {
+        const shortened = await Promise.race([stopping, kill.shortened()]);
+        if (typeof shortened !== 'number') break;
+        // Stop again with the shorter grace (SIGKILL for 0); the first stop ends as the container does.
+        const first = stopping;
+        stopping = Promise.all([this.runtime.stopContainer(id, shortened), first.catch(() => undefined)]).then(() => undefined);
+      }
+    } finally {
+      kill.done();
     }
-    if (options.gracePeriodOverride === undefined) grace = Math.max(grace, MINIMUM_GRACE_SECONDS);
-    await this.runtime.stopContainer(id, grace);
     if (state.probed.get(name) === id) {
       state.probed.delete(name);
       this.options.probes.containerStopped(state.uid, name);
     }
+  }
+
+  /**
+   * A pod's grace period got shorter while its containers were being stopped:
+   * a second delete with a smaller gracePeriodSeconds (the pod's new
+   * deletionGracePeriodSeconds) or, with `graceSeconds` 0, a forced delete
+   * (the pod gone from the desired set). Every stop in flight whose deadline
+   * is later than the new grace allows is cut short, as upstream's pod
+   * workers shorten an in-progress termination.
+   */
+  shortenGracePeriod(state: PodState, graceSeconds?: number): void {
+    const kills = this.kills.get(state.uid);
+    if (kills === undefined) return;
+    if (graceSeconds === undefined) {
+      if (state.pod.metadata.deletionTimestamp === undefined) return;
+      graceSeconds = podGracePeriodSeconds(state.pod);
+    }
+    for (const kill of kills) kill.shorten(graceSeconds);
+  }
+
+  private trackKill(uid: string, graceSeconds: number): InFlightKill {
+    let kills = this.kills.get(uid);
+    if (kills === undefined) this.kills.set(uid, (kills = new Set()));
+    const kill = new InFlightKill(graceSeconds, () => {
+      kills.delete(kill);
+      if (kills.size === 0 && this.kills.get(uid) === kills) this.kills.delete(uid);
+    });
+    kills.add(kill);
+    return kill;
   }
 
   /** Stops every running container (in parallel) and every ready sandbox of the pod. */
@@ -428,6 +474,42 @@ export class PodSyncer {
         this.options.probes.containerStopped(state.uid, spec.name);
       }
     }
+  }
+}
+
+/** One container being stopped: its deadline, and the shorter grace periods asked for since it began. */
+class InFlightKill {
+  private deadlineMs: number;
+  private pending: number | undefined;
+  private wake: ((graceSeconds: number) => void) | undefined;
+
+  constructor(
+    graceSeconds: number,
+    readonly done: () => void,
+  ) {
+    this.deadlineMs = Date.now() + graceSeconds * 1000;
+  }
+
+  /** Asks for a shorter grace period; ignored unless it ends before the current deadline. */
+  shorten(graceSeconds: number): void {
+    const deadline = Date.now() + graceSeconds * 1000;
+    if (deadline >= this.deadlineMs) return;
+    this.deadlineMs = deadline;
+    if (this.wake !== undefined) {
+      const wake = this.wake;
+      this.wake = undefined;
+      wake(graceSeconds);
+    } else this.pending = graceSeconds;
+  }
+
+  /** Resolves with the next shorter grace period asked for (at once if one is waiting). */
+  shortened(): Promise<number> {
+    if (this.pending !== undefined) {
+      const grace = this.pending;
+      this.pending = undefined;
+      return Promise.resolve(grace);
+    }
+    return new Promise((resolve) => (this.wake = resolve));
   }
 }
 
