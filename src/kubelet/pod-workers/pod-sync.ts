@@ -27,6 +27,7 @@ import { computePodActions, isHostNetwork, isRestartableInit } from './pod-actio
 import { latestContainer, nanosToMs, readRuntimePod, runningContainers, sandboxIPs, type RuntimeContainer, type RuntimePod } from './runtime-pod.js';
 import { podLogsDirectory, podSandboxConfig } from './sandbox-config.js';
 import { podDnsConfig, writePodResolvConf } from './dns-config.js';
+import { podCgroupParent, removePodCgroup } from './pod-cgroup.js';
 import { terminationMessageMount, TERMINATION_MESSAGE_PATH_ANNOTATION, withTerminationMessages } from './termination-message.js';
 
 /** upstream's minimumGracePeriodInSeconds: a container always gets this long after SIGTERM unless the kill is forced. */
@@ -160,7 +161,7 @@ export class PodSyncer {
 
     let sandboxId = actions.sandboxId;
     let podIPs = sandboxIPs(runtimePod);
-    const sandboxConfig = podSandboxConfig(pod, actions.attempt, this.options.logsDir, this.options.dns);
+    const sandboxConfig = withCgroupParent(podSandboxConfig(pod, actions.attempt, this.options.logsDir, this.options.dns), podCgroupParent(pod));
     if (actions.createSandbox) {
       if (this.options.dns !== undefined) {
         for (const w of podDnsConfig(pod, this.options.dns).warnings) this.options.events.event(pod, 'Warning', w.reason, w.message);
@@ -402,6 +403,8 @@ export class PodSyncer {
     await this.stopPod(state, runtimePod, { gracePeriodOverride: 0 });
     for (const sandbox of runtimePod.sandboxes) await this.runtime.removePodSandbox(sandbox.id);
     for (const c of runtimePod.containers) await this.runtime.removeContainer(c.id);
+    // Only containerd makes cgroups (and leaves the pod's behind).
+    if (this.options.runtime.name === 'cri') await removePodCgroup(podCgroupParent(state.pod));
     await rm(podLogsDirectory(this.options.logsDir, state.pod), { recursive: true, force: true });
     await this.options.volumes.tearDownPod(state.uid);
     this.options.probes.removePod(state.uid);
@@ -520,6 +523,9 @@ interface StartContext {
   readonly volumes: ReadonlyMap<string, string>;
   readonly runtimePod: RuntimePod;
 }
+
+/** The sandbox config with the pod's cgroup (pod-cgroup.ts) as its cgroup_parent. */
+const withCgroupParent = (config: PodSandboxConfig, cgroupParent: string): PodSandboxConfig => ({ ...config, linux: { ...config.linux, cgroupParent } });
 
 export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
