@@ -5,12 +5,13 @@
  * workers (pod-workers.ts) call these one at a time per pod.
  */
 import { readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { PodStatus } from 'kubernetes-types/core/v1.js';
 import { PODS } from '../../client/rest/resources.js';
 import { isConflict, isNotFound } from '../../machinery/status.js';
 import { EnvError } from '../env/interface.js';
 import { isRuntimeNotFound, type PodSandboxConfig } from '../runtime/interface.js';
+import { POD_UID_LABEL } from '../runtime/labels.js';
 import type { StartFailure } from '../status/container-statuses.js';
 import { generatePodStatus } from '../status/generate-status.js';
 import type { StatusManager } from '../status/status-manager.js';
@@ -26,6 +27,8 @@ import { computePodActions, isHostNetwork, isRestartableInit } from './pod-actio
 import { latestContainer, nanosToMs, readRuntimePod, runningContainers, sandboxIPs, type RuntimeContainer, type RuntimePod } from './runtime-pod.js';
 import { podLogsDirectory, podSandboxConfig } from './sandbox-config.js';
 import { podDnsConfig, writePodResolvConf } from './dns-config.js';
+import { podCgroupParent, removePodCgroup } from './pod-cgroup.js';
+import { terminationMessageMount, TERMINATION_MESSAGE_PATH_ANNOTATION, withTerminationMessages } from './termination-message.js';
 
 /** upstream's minimumGracePeriodInSeconds: a container always gets this long after SIGTERM unless the kill is forced. */
 const MINIMUM_GRACE_SECONDS = 2;
@@ -59,6 +62,10 @@ export interface KillOptions {
 export class PodSyncer {
   readonly backoff: ContainerBackoff;
   private runtimeName: string | undefined;
+  /** Container stops in progress, by pod UID (a shorter grace period cuts them short). */
+  private readonly kills = new Map<string, Set<InFlightKill>>();
+  /** Termination messages of exited containers, by pod UID and then container id (they never change). */
+  private readonly terminationMessages = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly options: PodWorkersOptions,
@@ -154,7 +161,7 @@ export class PodSyncer {
 
     let sandboxId = actions.sandboxId;
     let podIPs = sandboxIPs(runtimePod);
-    const sandboxConfig = podSandboxConfig(pod, actions.attempt, this.options.logsDir, this.options.dns);
+    const sandboxConfig = withCgroupParent(podSandboxConfig(pod, actions.attempt, this.options.logsDir, this.options.dns), podCgroupParent(pod));
     if (actions.createSandbox) {
       if (this.options.dns !== undefined) {
         for (const w of podDnsConfig(pod, this.options.dns).warnings) this.options.events.event(pod, 'Warning', w.reason, w.message);
@@ -226,7 +233,14 @@ export class PodSyncer {
       if (!(e instanceof EnvError)) throw e;
       return fail(WAITING.createContainerConfigError, e.message, { reason: EVENT.failed, message: `Error: ${e.message}` });
     }
-    const mounts = this.options.containerMounts(container, context.volumes);
+    const mounts = [...this.options.containerMounts(container, context.volumes)];
+    try {
+      const terminationLog = await terminationMessageMount(this.options.rootDir, pod, container);
+      if (terminationLog !== undefined) mounts.push(terminationLog);
+    } catch (e: unknown) {
+      // As upstream: the container starts without the file (its message will be empty).
+      this.options.logger.warn({ pod: formatPod(pod), container: container.name, err: errorMessage(e) }, 'Error on creating the termination-log file');
+    }
     const latest = latestContainer(context.runtimePod, container.name);
     const restartCount = latest !== undefined ? latest.restartCount + 1 : await restartCountFromLogs(join(podLogsDirectory(this.options.logsDir, pod), container.name));
     const config = containerConfig({ pod, container, restartCount, envs, mounts, node: this.options.node() });
@@ -278,25 +292,69 @@ export class PodSyncer {
     const pod = state.pod;
     const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name);
     let grace = options.gracePeriodOverride ?? podGracePeriodSeconds(pod);
+    let forced = options.gracePeriodOverride !== undefined;
     this.options.events.event(pod, 'Normal', EVENT.killing, options.message ?? `Stopping container ${name}`);
-    const preStop = spec?.lifecycle?.preStop;
-    if (preStop !== undefined && spec !== undefined && options.gracePeriodOverride === undefined && grace > 0) {
-      const started = Date.now();
-      const podIP = (this.statuses.getPodStatus(state.uid)?.podIP ?? pod.status?.podIP) || (this.options.nodeIPs[0] ?? '127.0.0.1');
-      const hook = runLifecycleHandler(preStop, { runtime: this.runtime, pod, container: spec, containerId: id, podIP, timeoutSeconds: grace }).catch((e: unknown) => {
-        this.options.events.event(pod, 'Warning', EVENT.failedPreStopHook, errorMessage(e));
-      });
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([hook, new Promise<void>((resolve) => (timer = setTimeout(resolve, grace * 1000)))]);
-      clearTimeout(timer);
-      grace -= Math.floor((Date.now() - started) / 1000);
+    const kill = this.trackKill(state.uid, options.gracePeriodOverride ?? Math.max(grace, MINIMUM_GRACE_SECONDS));
+    try {
+      const preStop = spec?.lifecycle?.preStop;
+      if (preStop !== undefined && spec !== undefined && !forced && grace > 0) {
+        const started = Date.now();
+        const podIP = (this.statuses.getPodStatus(state.uid)?.podIP ?? pod.status?.podIP) || (this.options.nodeIPs[0] ?? '127.0.0.1');
+        const hook = runLifecycleHandler(preStop, { runtime: this.runtime, pod, container: spec, containerId: id, podIP, timeoutSeconds: grace }).catch((e: unknown) => {
+          this.options.events.event(pod, 'Warning', EVENT.failedPreStopHook, errorMessage(e));
+        });
+        let timer: NodeJS.Timeout | undefined;
+        const shortened = await Promise.race([hook, new Promise<void>((resolve) => (timer = setTimeout(resolve, grace * 1000))), kill.shortened()]);
+        clearTimeout(timer);
+        // A shorter grace period cuts the hook short and is what the container gets; otherwise the hook's time is used up.
+        forced = typeof shortened === 'number';
+        grace = typeof shortened === 'number' ? shortened : grace - Math.floor((Date.now() - started) / 1000);
+      }
+      if (!forced) grace = Math.max(grace, MINIMUM_GRACE_SECONDS);
+      let stopping = this.runtime.stopContainer(id, grace);
+      for (;;) {
+        const shortened = await Promise.race([stopping, kill.shortened()]);
+        if (typeof shortened !== 'number') break;
+        // Stop again with the shorter grace (SIGKILL for 0); the first stop ends as the container does.
+        const first = stopping;
+        stopping = Promise.all([this.runtime.stopContainer(id, shortened), first.catch(() => undefined)]).then(() => undefined);
+      }
+    } finally {
+      kill.done();
     }
-    if (options.gracePeriodOverride === undefined) grace = Math.max(grace, MINIMUM_GRACE_SECONDS);
-    await this.runtime.stopContainer(id, grace);
     if (state.probed.get(name) === id) {
       state.probed.delete(name);
       this.options.probes.containerStopped(state.uid, name);
     }
+  }
+
+  /**
+   * A pod's grace period got shorter while its containers were being stopped:
+   * a second delete with a smaller gracePeriodSeconds (the pod's new
+   * deletionGracePeriodSeconds) or, with `graceSeconds` 0, a forced delete
+   * (the pod gone from the desired set). Every stop in flight whose deadline
+   * is later than the new grace allows is cut short, as upstream's pod
+   * workers shorten an in-progress termination.
+   */
+  shortenGracePeriod(state: PodState, graceSeconds?: number): void {
+    const kills = this.kills.get(state.uid);
+    if (kills === undefined) return;
+    if (graceSeconds === undefined) {
+      if (state.pod.metadata.deletionTimestamp === undefined) return;
+      graceSeconds = podGracePeriodSeconds(state.pod);
+    }
+    for (const kill of kills) kill.shorten(graceSeconds);
+  }
+
+  private trackKill(uid: string, graceSeconds: number): InFlightKill {
+    let kills = this.kills.get(uid);
+    if (kills === undefined) this.kills.set(uid, (kills = new Set()));
+    const kill = new InFlightKill(graceSeconds, () => {
+      kills.delete(kill);
+      if (kills.size === 0 && this.kills.get(uid) === kills) this.kills.delete(uid);
+    });
+    kills.add(kill);
+    return kill;
   }
 
   /** Stops every running container (in parallel) and every ready sandbox of the pod. */
@@ -345,10 +403,13 @@ export class PodSyncer {
     await this.stopPod(state, runtimePod, { gracePeriodOverride: 0 });
     for (const sandbox of runtimePod.sandboxes) await this.runtime.removePodSandbox(sandbox.id);
     for (const c of runtimePod.containers) await this.runtime.removeContainer(c.id);
+    // Only containerd makes cgroups (and leaves the pod's behind).
+    if (this.options.runtime.name === 'cri') await removePodCgroup(podCgroupParent(state.pod));
     await rm(podLogsDirectory(this.options.logsDir, state.pod), { recursive: true, force: true });
     await this.options.volumes.tearDownPod(state.uid);
     this.options.probes.removePod(state.uid);
     this.statuses.removePod(state.uid);
+    this.terminationMessages.delete(state.uid);
     this.backoff.forget(`${state.uid}/`);
   }
 
@@ -369,6 +430,11 @@ export class PodSyncer {
   private async removeContainer(c: RuntimeContainer): Promise<void> {
     await this.runtime.removeContainer(c.id);
     if (c.logPath !== '') await rm(c.logPath, { force: true });
+    // The termination-message file the kubelet made for it (never a file of the pod's own volumes).
+    const terminationLog = c.mounts.find((m) => m.containerPath === c.annotations[TERMINATION_MESSAGE_PATH_ANNOTATION]);
+    if (terminationLog !== undefined && terminationLog.hostPath.startsWith(join(this.options.rootDir, 'pods', c.labels[POD_UID_LABEL] ?? '', 'containers') + sep)) {
+      await rm(terminationLog.hostPath, { force: true });
+    }
   }
 
   // ---- status ----------------------------------------------------------------
@@ -376,6 +442,9 @@ export class PodSyncer {
   /** Generates the pod's status from the runtime, tells the probe manager which containers run, and hands the status on. */
   async reportStatus(state: PodState, runtimePod: RuntimePod, podIsTerminal: boolean): Promise<PodStatus> {
     const pod = state.pod;
+    let messages = this.terminationMessages.get(state.uid);
+    if (messages === undefined) this.terminationMessages.set(state.uid, (messages = new Map()));
+    runtimePod = await withTerminationMessages(runtimePod, messages);
     const podIP = isHostNetwork(pod) ? (this.options.nodeIPs[0] ?? '') : (sandboxIPs(runtimePod)[0] ?? '');
     if (!podIsTerminal) this.notifyProbes(state, runtimePod, podIP);
     const status = generatePodStatus({
@@ -411,6 +480,42 @@ export class PodSyncer {
   }
 }
 
+/** One container being stopped: its deadline, and the shorter grace periods asked for since it began. */
+class InFlightKill {
+  private deadlineMs: number;
+  private pending: number | undefined;
+  private wake: ((graceSeconds: number) => void) | undefined;
+
+  constructor(
+    graceSeconds: number,
+    readonly done: () => void,
+  ) {
+    this.deadlineMs = Date.now() + graceSeconds * 1000;
+  }
+
+  /** Asks for a shorter grace period; ignored unless it ends before the current deadline. */
+  shorten(graceSeconds: number): void {
+    const deadline = Date.now() + graceSeconds * 1000;
+    if (deadline >= this.deadlineMs) return;
+    this.deadlineMs = deadline;
+    if (this.wake !== undefined) {
+      const wake = this.wake;
+      this.wake = undefined;
+      wake(graceSeconds);
+    } else this.pending = graceSeconds;
+  }
+
+  /** Resolves with the next shorter grace period asked for (at once if one is waiting). */
+  shortened(): Promise<number> {
+    if (this.pending !== undefined) {
+      const grace = this.pending;
+      this.pending = undefined;
+      return Promise.resolve(grace);
+    }
+    return new Promise((resolve) => (this.wake = resolve));
+  }
+}
+
 interface StartContext {
   readonly sandboxId: string;
   readonly sandboxConfig: PodSandboxConfig;
@@ -418,6 +523,9 @@ interface StartContext {
   readonly volumes: ReadonlyMap<string, string>;
   readonly runtimePod: RuntimePod;
 }
+
+/** The sandbox config with the pod's cgroup (pod-cgroup.ts) as its cgroup_parent. */
+const withCgroupParent = (config: PodSandboxConfig, cgroupParent: string): PodSandboxConfig => ({ ...config, linux: { ...config.linux, cgroupParent } });
 
 export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 

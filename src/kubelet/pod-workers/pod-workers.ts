@@ -106,6 +106,7 @@ class PodWorkersImpl implements PodWorkers {
       const changed = w.removed || needsSync(w.pod, pod);
       w.pod = pod;
       w.removed = false;
+      this.syncer.shortenGracePeriod(w);
       this.statuses.observePod(pod);
       if (changed) this.schedule(w);
     }
@@ -113,6 +114,7 @@ class PodWorkersImpl implements PodWorkers {
     for (const [uid, w] of this.workers) {
       if (!desired.has(uid) && !w.removed) {
         w.removed = true;
+        this.syncer.shortenGracePeriod(w, 0);
         this.schedule(w);
       }
     }

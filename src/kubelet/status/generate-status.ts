@@ -5,12 +5,14 @@
  * the phase (never leaving a terminal one), the kubelet's conditions after
  * the API's others (PodScheduled as the API has it), and the start time.
  * Conditions keep their lastTransitionTime while their status holds.
+ * Terminated messages are cut to the pod's share (termination-message.ts).
  */
 import type { ContainerStatus, PodCondition, PodStatus } from 'kubernetes-types/core/v1.js';
 import { podQOSClass } from '../../api/core/v1/qos.js';
 import { formatTime } from '../../machinery/meta.js';
 import { isHostNetwork, sandboxChanged } from '../pod-workers/pod-actions.js';
 import { sandboxIPs, type RuntimePod } from '../pod-workers/runtime-pod.js';
+import { limitTerminationMessages } from '../pod-workers/termination-message.js';
 import type { Pod } from '../types.js';
 import { containersReadyCondition, initializedCondition, KUBELET_CONDITIONS, readyCondition, readyToStartContainersCondition } from './conditions.js';
 import { convertContainerStatuses, type StartFailure } from './container-statuses.js';
@@ -128,5 +130,6 @@ export function generatePodStatus(input: GenerateStatusInput): PodStatus {
   status.containerStatuses = containerStatuses;
   status.qosClass = podQOSClass(pod);
   if (apiStatus.nominatedNodeName !== undefined) status.nominatedNodeName = apiStatus.nominatedNodeName;
+  limitTerminationMessages(pod, status);
   return status;
 }

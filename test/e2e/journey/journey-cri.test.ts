@@ -30,6 +30,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -129,7 +130,8 @@ describe('the cri runtime (containerd in a network namespace): the journey and t
     // containerd and its images (the slow part) come up while the server starts.
     const [started, containerd] = await Promise.allSettled([
       startJourneyServer({ name: 'cri', agent: false, extraArgs: [...CRI_CLUSTER_ARGS, '--node-monitor-grace-period', NODE_MONITOR_GRACE] }),
-      startPrivateContainerd({ images: ['busybox', 'pause', 'hello'] }),
+      // The kubelet puts pods under /kubepods (cgroupfs); pods still there at the end leave their cgroups, removed at stop.
+      startPrivateContainerd({ images: ['busybox', 'pause', 'hello'], cgroupParents: ['/kubepods'] }),
     ]);
     if (started.status === 'fulfilled') server = started.value;
     if (started.status === 'rejected' || containerd.status === 'rejected') {
@@ -214,6 +216,28 @@ describe('the cri runtime (containerd in a network namespace): the journey and t
     assert.equal(exec.stdout, 'out bridge-pod\n');
   });
 
+  it("puts the pod's sandbox and containers in its QoS cgroup (cgroupfs: /kubepods/besteffort/pod<uid>)", async () => {
+    const uid = await field('pod bridge-pod', '.metadata.uid');
+    assert.equal(await field('pod bridge-pod', '.status.qosClass'), 'BestEffort');
+    const containerID = (await field('pod bridge-pod', '.status.containerStatuses[0].containerID')).replace(/^containerd:\/\//, '');
+    // cgroup v1 here (v2: the unified hierarchy at /sys/fs/cgroup itself).
+    const hierarchy = existsSync('/sys/fs/cgroup/memory') ? '/sys/fs/cgroup/memory' : '/sys/fs/cgroup';
+    const podCgroup = join(hierarchy, 'kubepods', 'besteffort', `pod${uid}`);
+    assert.ok(existsSync(join(podCgroup, containerID)), `${podCgroup}/${containerID}`);
+  });
+
+  it("reports what a container wrote to /dev/termination-log (the kubelet's bind mount), else its last log lines with FallbackToLogsOnError", async () => {
+    await apply(shellPod('farewell', 'echo bye > /dev/termination-log; exit 3', { restartPolicy: 'Never' }));
+    await apply(shellPod('last-words', 'echo first; echo second >&2; exit 2', { restartPolicy: 'Never' }, { terminationMessagePolicy: 'FallbackToLogsOnError' }));
+    const terminated = async (name: string) => mainStatus(await get(name))?.state?.terminated;
+    await until('both containers terminated', async () => (await terminated('farewell')) !== undefined && (await terminated('last-words')) !== undefined);
+    const farewell = (await terminated('farewell'))!;
+    assert.equal(farewell.exitCode, 3);
+    assert.equal(farewell.message, 'bye\n');
+    assert.equal((await terminated('last-words'))!.message, 'first\nsecond\n');
+    await remove('farewell', 'last-words');
+  });
+
   it('resolves the Service name from inside the pod, through its resolv.conf, at the node-local cluster DNS', async () => {
     // The kubelet wrote the sandbox's DNS config (dnsPolicy ClusterFirst): the cluster DNS, the search path, ndots:5.
     const resolvConf = await kubectl.ok('exec', 'bridge-pod', '--', 'cat', '/etc/resolv.conf');
@@ -229,7 +253,11 @@ describe('the cri runtime (containerd in a network namespace): the journey and t
     const missing = await lookup('no-such-service.default.svc.cluster.local');
     assert.notEqual(missing.code, 0);
     assert.match(`${missing.stdout}${missing.stderr}`, /NXDOMAIN/);
+    const uid = await field('pod bridge-pod', '.metadata.uid');
     await remove('bridge-pod');
+    // containerd leaves the pod's cgroup behind; the kubelet removes it once the pod is gone.
+    const hierarchy = existsSync('/sys/fs/cgroup/memory') ? '/sys/fs/cgroup/memory' : '/sys/fs/cgroup';
+    await until("the pod's cgroup removed", () => !existsSync(join(hierarchy, 'kubepods', 'besteffort', `pod${uid}`)));
   });
 
   it('3. kubectl delete pod: a replacement becomes Ready, never fewer than 2 Ready', () => journey.deleteOnePod());

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RuntimeError, type ContainerConfig, type PodSandboxConfig } from '../interface.js';
 import { eventually, runRuntimeConformance } from '../testing/conformance.js';
-import { newProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
+import { newProcessRuntime, TERMINATION_MESSAGE_PATH_ENV, withTerminationMessageEnv, type ProcessRuntimeOptions } from './process-runtime.js';
 import { isAlive } from './pid-alive.js';
 import { containersDir, readJsonIfExists, shimStateFile, type ShimState } from './state-files.js';
 
@@ -282,5 +282,22 @@ describe('process runtime', () => {
     await rt.stopContainer(id, 0);
     assert.equal(await session.exit, 137);
     await assert.rejects(rt.execSync(id, ['true'], 1), /not running/);
+  });
+});
+
+describe('the termination-message file on the process runtime', () => {
+  const annotations = { 'io.kubernetes.container.terminationMessagePath': '/dev/termination-log' };
+  const mounts = [
+    { containerPath: '/data', hostPath: '/srv/data', readonly: true },
+    { containerPath: '/dev/termination-log', hostPath: '/k/pods/u/containers/main/0a1b2c3d', readonly: false },
+  ];
+
+  it("names the host file mounted at terminationMessagePath in K8TS_TERMINATION_MESSAGE_PATH, unless the pod set it", () => {
+    const env = [{ key: 'A', value: '1' }];
+    assert.deepEqual(withTerminationMessageEnv(env, { annotations, mounts }), [...env, { key: TERMINATION_MESSAGE_PATH_ENV, value: '/k/pods/u/containers/main/0a1b2c3d' }]);
+    const own = [{ key: TERMINATION_MESSAGE_PATH_ENV, value: '/tmp/mine' }];
+    assert.deepEqual(withTerminationMessageEnv(own, { annotations, mounts }), own);
+    assert.deepEqual(withTerminationMessageEnv(env, { annotations, mounts: mounts.slice(0, 1) }), env, 'no file mounted there');
+    assert.deepEqual(withTerminationMessageEnv(env, { annotations: {}, mounts }), env, 'no terminationMessagePath');
   });
 });

@@ -22,7 +22,8 @@
  * The container's environment is the image's env, then the config's envs, plus
  * PATH (the image's bin/ first, then the config's or image's PATH, else the
  * usual /usr/local/sbin:…:/bin), HOSTNAME (the sandbox's hostname) and HOME
- * (/root, as containerd sets it) unless given.
+ * (/root, as containerd sets it) unless given, and K8TS_TERMINATION_MESSAGE_PATH
+ * (the host file the kubelet mounted at terminationMessagePath).
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -412,7 +413,7 @@ export class ProcessRuntimeService implements RuntimeService {
       mounts: config.mounts,
       logPath: config.logPath === '' || logDirectory === '' ? '' : join(logDirectory, config.logPath),
       argv,
-      env: containerEnv(config.envs, image, sandbox.hostname),
+      env: withTerminationMessageEnv(containerEnv(config.envs, image, sandbox.hostname), config),
       workingDir,
       stdin: config.stdin,
       stdinOnce: config.stdinOnce,
@@ -653,6 +654,26 @@ export function containerEnv(envs: readonly KeyValue[], image: ResolvedImage | u
   if (!env.has('HOSTNAME') && hostname !== '') env.set('HOSTNAME', hostname);
   if (!env.has('HOME')) env.set('HOME', '/root');
   return [...env].map(([key, value]) => ({ key, value }));
+}
+
+/**
+ * The kubelet's annotation naming the container's terminationMessagePath; the
+ * kubelet mounts a file of its own there (pod-workers/termination-message.ts).
+ */
+const TERMINATION_MESSAGE_PATH_ANNOTATION = 'io.kubernetes.container.terminationMessagePath';
+/** Where a process container finds its termination-message file (mounts are not bound: see the README). */
+export const TERMINATION_MESSAGE_PATH_ENV = 'K8TS_TERMINATION_MESSAGE_PATH';
+
+/**
+ * Mounts are not bound, so the file the kubelet mounts at terminationMessagePath
+ * does not appear there: the process is told its host path instead, in
+ * K8TS_TERMINATION_MESSAGE_PATH (unless the pod sets that variable itself).
+ */
+export function withTerminationMessageEnv(env: KeyValue[], config: Pick<ContainerConfig, 'annotations' | 'mounts'>): KeyValue[] {
+  const path = config.annotations[TERMINATION_MESSAGE_PATH_ANNOTATION];
+  const mount = path === undefined || path === '' ? undefined : config.mounts.find((m) => m.containerPath === path);
+  if (mount === undefined || env.some((kv) => kv.key === TERMINATION_MESSAGE_PATH_ENV)) return env;
+  return [...env, { key: TERMINATION_MESSAGE_PATH_ENV, value: mount.hostPath }];
 }
 
 /** The `process` ContainerRuntime of `--container-runtime`. */
