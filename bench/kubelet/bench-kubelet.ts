@@ -22,6 +22,12 @@
  *   ts_sandbox_ready_*    PodReadyToStartContainers lastTransitionTime
  *   ts_containers_started_*  the container's state.running.startedAt
  *   ts_ready_*            Ready lastTransitionTime
+ * cri only, the floor: after each burst is Ready, one burst of 10 pods started
+ * straight on the node's containerd through our CRI client, with no kubelet
+ * (RunPodSandbox → CreateContainer → StartContainer, cri-floor.ts), then removed:
+ *   floor_p50_ms_cri / floor_p99_ms_cri   from the floor burst's start to each pod's StartContainer answer
+ *   startup_p99_over_floor_cri            startup_p99_ms_cri / floor_p99_ms_cri (the kubelet's share; robust to load)
+ *   containerd_cpu_ms_per_pod_cri         CPU of containerd and what it runs (shims, runc, CNI) per floor pod started
  * Then every pod is deleted (seconds_to_delete_all: until the watch has seen them all go), the
  * server stopped, and any container still running ended (killNodeContainers).
  *
@@ -41,6 +47,8 @@ import { startCriNode, type CriNode } from '../../test/e2e/kubelet/testing/cri-n
 import { containerdUnavailableReason } from '../../test/e2e/testing/containerd.js';
 import { startK8ts, type K8tsProcess } from '../../test/e2e/testing/k8ts-process.js';
 import { machineDescription, percentile, printResults, round, writeResults } from '../common/stats.js';
+import { criFloorBurst } from './cri-floor.js';
+import { trackProcessTreeCpu, type ProcessTreeCpu } from './process-tree-cpu.js';
 import { StartupTracker } from './startup-tracker.js';
 
 const POD_COUNT = 100;
@@ -116,6 +124,7 @@ let server: K8tsProcess | undefined;
 let client: ReturnType<typeof newHttpClient> | undefined;
 let tracker: StartupTracker | undefined;
 let criNode: CriNode | undefined;
+let containerdCpu: ProcessTreeCpu | undefined;
 try {
   // The cri cluster's server has no node of its own and upstream's address ranges (DESIGN §5).
   const serverArgs = runtime === 'cri' ? ['--disable-agent', '--cluster-cidr', '10.244.0.0/16', '--service-cluster-ip-range', '10.96.0.0/12'] : [];
@@ -127,6 +136,8 @@ try {
   if (runtime === 'cri') {
     progress('starting a containerd node in a network namespace');
     criNode = await startCriNode({ serverDataDir: dataDir, apiServerPort: Number(new URL(restConfigFromKubeconfig(kubeconfig).server).port), nodeName: 'bench-cri-node' });
+    containerdCpu = trackProcessTreeCpu(criNode.containerd.pid, `k8ts-bench-kubelet-${process.pid}`);
+    if (containerdCpu.unavailable !== undefined) progress(`no CPU figure for containerd: ${containerdCpu.unavailable}`);
   }
 
   progress('waiting for the node to be Ready');
@@ -166,7 +177,11 @@ try {
 
   progress(`node ${nodeName} Ready; creating ${POD_COUNT} pods, ${BURST} at a time`);
   const started = performance.now();
+  let burstsMs = 0;
+  const floorStarts: number[] = [];
+  let floorCpuMs = 0;
   for (let b = 0; b < names.length; b += BURST) {
+    const burstStarted = performance.now();
     const burst = names.slice(b, b + BURST);
     await Promise.all(
       burst.map((name) => {
@@ -175,8 +190,15 @@ try {
       }),
     );
     await t.until(() => burst.every((n) => t.startups.get(n)?.readyAt !== undefined), `pods ${burst[0]}…${burst.at(-1)} Ready`, 120_000);
+    burstsMs += performance.now() - burstStarted;
+    if (criNode !== undefined) {
+      // The floor under the same load: the same number of pods straight on containerd, no kubelet.
+      const floor = await criFloorBurst({ endpoint: criNode.containerd.endpoint, count: BURST, prefix: `floor-${b}`, image: IMAGE, cpuMs: () => containerdCpu?.read() ?? Number.NaN });
+      floorStarts.push(...floor.pods.map((p) => p.started));
+      floorCpuMs += floor.startCpuMs;
+    }
   }
-  const allReadySeconds = (performance.now() - started) / 1000;
+  const allReadySeconds = burstsMs / 1000;
 
   const startups = names.map((n) => t.startups.get(n)!);
   const toReady = startups.map((s) => s.readyAt! - s.sentAt);
@@ -216,6 +238,14 @@ try {
     ts_ready_p50_ms: percentile(stage('ready'), 50),
     ts_ready_p99_ms: percentile(stage('ready'), 99),
     seconds_to_all_ready: round(allReadySeconds, 2),
+    ...(floorStarts.length > 0
+      ? {
+          floor_p50_ms: round(percentile(floorStarts, 50), 1),
+          floor_p99_ms: round(percentile(floorStarts, 99), 1),
+          startup_p99_over_floor: round(percentile(toReady, 99) / percentile(floorStarts, 99), 2),
+          containerd_cpu_ms_per_pod: round(floorCpuMs / floorStarts.length, 1),
+        }
+      : {}),
     seconds_to_delete_all: round(deleteSeconds, 2),
   };
   return Object.fromEntries(Object.entries(figures).map(([k, v]) => [`${k}_${runtime}`, v]));
@@ -223,6 +253,7 @@ try {
   await tracker?.stop();
   client?.close();
   await criNode?.stop();
+  if (containerdCpu !== undefined && containerdCpu.unavailable === undefined && !containerdCpu.remove()) progress('the CPU cgroup of containerd could not be removed');
   await server?.stop();
   // Containers outlive their kubelet (as upstream's): end any the deletes did not.
   const killed = await killNodeContainers(join(dataDir, 'kubelet'));
@@ -256,7 +287,9 @@ for (const runtime of wanted) {
       'ts_*: from the pods\' own timestamps (second precision) relative to creationTimestamp. ' +
       `startup_one_at_a_time_*: ${SEQUENTIAL_COUNT} pods first, each created once the previous is Ready. ` +
       `Then the headline figures: bursts of ${BURST} creates sent at once, the next burst once all of the previous are Ready. ` +
-      'cri: a worker node on a private containerd in a network namespace of its own (CNI bridge), busybox and pause imported locally.' +
+      'cri: a worker node on a private containerd in a network namespace of its own (CNI bridge), busybox and pause imported locally; ' +
+      `floor_*: after each burst, ${BURST} pods started straight on that containerd through the CRI (no kubelet), from the burst's start to each StartContainer answer; ` +
+      'containerd_cpu_ms_per_pod: CPU of containerd, its shims, runc and the CNI plugins per floor pod started.' +
       (skipped.length > 0 ? ` Not measured in the last run: ${skipped.join('; ')} (the figures of an earlier run stay).` : ''),
   };
   printResults(results);
