@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Command } from 'commander';
 import { waitFor } from '../client/testing/wait-for.js';
-import { newRuntime, PROCESS_IDLE_SHIMS } from './kubelet.js';
+import { connect } from 'node:net';
+import { shimdSocketName } from '../kubelet/runtime/process/shimd-protocol.js';
+import { newRuntime } from './kubelet.js';
 import { addKubeletFlags, type KubeletFlags } from './kubelet-flags.js';
 
 const flags = (args: string[]): KubeletFlags => {
@@ -19,14 +21,22 @@ describe('newRuntime: the runtime --container-runtime names', () => {
   const root = mkdtempSync(join(tmpdir(), 'k8ts-kubelet-runtime-'));
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it('process (the default): host processes, state under <root-dir>/runtime, shims booted ahead', async () => {
+  it('process (the default): host processes, state under <root-dir>/runtime, its shim daemon booted at once', async () => {
     const runtime = newRuntime(flags(['--images-dir', join(root, 'images')]), root);
     try {
       assert.equal(runtime.name, 'process');
       assert.equal((await runtime.runtime.version()).runtimeName, 'k8ts-process');
-      // The shims boot on the runtime's spawner thread, which reports them as they are spawned.
-      const idle = (): number[] => (runtime.runtime as unknown as { idleShimPids(): number[] }).idleShimPids();
-      await waitFor(() => idle().length === PROCESS_IDLE_SHIMS, { timeoutMs: 20_000 });
+      // Nothing was started, yet the daemon of <root-dir>/runtime listens.
+      const listening = (): Promise<boolean> =>
+        new Promise((resolve) => {
+          const socket = connect(shimdSocketName(join(root, 'runtime')));
+          socket.once('connect', () => {
+            socket.destroy();
+            resolve(true);
+          });
+          socket.once('error', () => resolve(false));
+        });
+      await waitFor(listening, { timeoutMs: 20_000 });
     } finally {
       await runtime.close();
     }

@@ -42,15 +42,12 @@ export function kubeletCommand(parts: KubeletPartsProvider = defaultParts): Comm
   });
 }
 
-/** Idle shims the process runtime keeps booted (each an idle Node.js process, ~40 MB). */
-export const PROCESS_IDLE_SHIMS = 4;
-
 /** The runtime `--container-runtime` names. */
 export function newRuntime(flags: KubeletFlags, rootDir: string): ContainerRuntime {
   switch (flags.containerRuntime) {
     case 'process':
-      // A few shims booted ahead of need: a container start then need not wait for a Node.js process to boot.
-      return newProcessRuntime({ stateDir: join(rootDir, 'runtime'), imagesDir: resolve(flags.imagesDir ?? defaultImagesDir('.k8ts')), idleShims: PROCESS_IDLE_SHIMS });
+      // Its shim daemon boots now, so that the first container start need not wait for it.
+      return newProcessRuntime({ stateDir: join(rootDir, 'runtime'), imagesDir: resolve(flags.imagesDir ?? defaultImagesDir('.k8ts')), shimDaemonAtOnce: true });
     case 'cri':
       return newCriRuntime({ endpoint: flags.containerRuntimeEndpoint ?? '' });
     case 'sim':

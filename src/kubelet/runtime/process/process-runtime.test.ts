@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { RuntimeError, type ContainerConfig, type PodSandboxConfig } from '../interface.js';
+import { RuntimeError, type ContainerConfig, type PodSandboxConfig, type RuntimeService } from '../interface.js';
 import { eventually, runRuntimeConformance } from '../testing/conformance.js';
 import { newProcessRuntime, TERMINATION_MESSAGE_PATH_ENV, withTerminationMessageEnv, type ProcessRuntimeOptions } from './process-runtime.js';
 import { isAlive } from './pid-alive.js';
@@ -58,7 +58,8 @@ describe('process runtime', () => {
     const t = tempRoot();
     roots.push(t);
     const options = { ...t.options, ...extra };
-    return { root: t.root, options, rt: newProcessRuntime(options).runtime, images: newProcessRuntime(options).images };
+    const { runtime, images } = newProcessRuntime(options);
+    return { root: t.root, options, rt: runtime, images };
   };
   after(() => {
     for (const { root, options } of roots) {
@@ -207,46 +208,65 @@ describe('process runtime', () => {
     process.kill(-state.pid, 'SIGKILL');
   });
 
-  describe('with shims booted ahead (idleShims)', () => {
-    it('hands a container to a waiting shim, boots the next, and ends the idle ones on close', async () => {
-      const t = tempRoot();
-      roots.push(t);
-      const runtime = newProcessRuntime({ ...t.options, idleShims: 1 });
-      const rt = runtime.runtime;
-      // The spawner thread reports its idle shims once they are spawned.
-      const waiting = await eventually('an idle shim', async () => rt.idleShimPids()[0]);
-      const sc = sandbox(t.root);
-      const sb = await rt.runPodSandbox(sc);
-      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'echo from-idle-shim'], []), sc);
-      await rt.startContainer(id);
-      const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(t.options.stateDir), id)));
-      assert.equal(state?.shimPid, waiting);
-      await eventually('the container to exit', async () => ((await rt.containerStatus(id)).state === 'CONTAINER_EXITED' ? true : undefined));
-      assert.match(await readFile((await rt.containerStatus(id)).logPath, 'utf8'), / stdout F from-idle-shim\n$/);
-      const next = await eventually('the next idle shim', async () => rt.idleShimPids().find((pid) => pid !== waiting));
-      await runtime.close();
-      await eventually('the idle shim to exit', async () => (isAlive(next) ? undefined : true));
-    });
-
-    it('boots a shim for the container when the waiting one died', async () => {
-      const t = tempRoot();
-      roots.push(t);
-      const runtime = newProcessRuntime({ ...t.options, idleShims: 1 });
-      const rt = runtime.runtime;
-      // The spawner thread reports its idle shims once they are spawned.
-      const waiting = await eventually('an idle shim', async () => rt.idleShimPids()[0]);
-      process.kill(waiting, 'SIGKILL');
-      await eventually('the killed shim to leave the pool', async () => (rt.idleShimPids().includes(waiting) ? undefined : true));
-      const sc = sandbox(t.root);
-      const sb = await rt.runPodSandbox(sc);
-      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'exit 3'], []), sc);
-      await rt.startContainer(id);
-      const s = await eventually('the container to exit', async () => {
+  describe('the shim daemon', () => {
+    const stateOf = (stateDir: string, id: string): ShimState => {
+      const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(stateDir), id)));
+      assert.ok(state, `no state.json for ${id}`);
+      return state;
+    };
+    const exited = (rt: RuntimeService, id: string) =>
+      eventually(`container ${id} to exit`, async () => {
         const st = await rt.containerStatus(id);
         return st.state === 'CONTAINER_EXITED' ? st : undefined;
       });
-      assert.equal(s.exitCode, 3);
-      await runtime.close();
+
+    it('supervises every container of the runtime, outlives a closed runtime while a container runs, and then exits', async () => {
+      const t = tempRoot();
+      roots.push(t);
+      const first = newProcessRuntime(t.options);
+      const sc = sandbox(t.root);
+      const sb = await first.runtime.runPodSandbox(sc);
+      const long = await first.runtime.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
+      const short = await first.runtime.createContainer(sb, container(['/bin/sh', '-c', 'echo from-the-daemon'], [], { metadata: { name: 'd', attempt: 0 } }), sc);
+      await first.runtime.startContainer(long);
+      await first.runtime.startContainer(short);
+      const daemon = stateOf(t.options.stateDir, long).shimPid;
+      assert.notEqual(daemon, process.pid);
+      assert.equal(stateOf(t.options.stateDir, short).shimPid, daemon, 'one daemon for both');
+      await exited(first.runtime, short);
+      assert.match(await readFile((await first.runtime.containerStatus(short)).logPath, 'utf8'), / stdout F from-the-daemon\n$/);
+      await first.close();
+      // A restarted kubelet's runtime finds the same daemon, still supervising the running container.
+      const second = newProcessRuntime(t.options);
+      assert.equal((await second.runtime.containerStatus(long)).state, 'CONTAINER_RUNNING');
+      const third = await second.runtime.createContainer(sb, container(['/bin/sh', '-c', 'exit 4'], [], { metadata: { name: 'e', attempt: 0 } }), sc);
+      await second.runtime.startContainer(third);
+      assert.equal(stateOf(t.options.stateDir, third).shimPid, daemon);
+      assert.equal((await exited(second.runtime, third)).exitCode, 4);
+      await second.close();
+      assert.ok(isAlive(daemon), 'a container still runs');
+      await second.runtime.stopContainer(long, 0);
+      await eventually('the daemon to exit', async () => (isAlive(daemon) ? undefined : true));
+    });
+
+    it('boots a new daemon when the last one was killed', async () => {
+      const { root, options, rt } = fresh();
+      const sc = sandbox(root);
+      const sb = await rt.runPodSandbox(sc);
+      const a = await rt.createContainer(sb, container(['/bin/sh', '-c', 'exit 0'], []), sc);
+      await rt.startContainer(a);
+      const killed = stateOf(options.stateDir, a).shimPid;
+      await exited(rt, a);
+      try {
+        process.kill(killed, 'SIGKILL');
+      } catch {
+        // it may have exited on its own already
+      }
+      await eventually('the daemon to be gone', async () => (isAlive(killed) ? undefined : true));
+      const b = await rt.createContainer(sb, container(['/bin/sh', '-c', 'exit 3'], [], { metadata: { name: 'b', attempt: 0 } }), sc);
+      await rt.startContainer(b);
+      assert.notEqual(stateOf(options.stateDir, b).shimPid, killed);
+      assert.equal((await exited(rt, b)).exitCode, 3);
     });
   });
 

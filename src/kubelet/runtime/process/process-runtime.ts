@@ -1,7 +1,7 @@
 /**
  * The process container runtime: each container is a host process (no
- * isolation at all: like a host-process container), owned by a shim (shim.ts)
- * that outlives the kubelet. Everything is kept in a state directory
+ * isolation at all: like a host-process container), supervised by the node's
+ * shim daemon (shimd.ts, container-shim.ts), which outlives the kubelet. Everything is kept in a state directory
  * (state-files.ts), so a new runtime over the same directory adopts the
  * sandboxes and containers of the last one with the same ids and states.
  *
@@ -56,7 +56,7 @@ import { nowNanos } from '../clock.js';
 import { ProcessImageService, type ResolvedImage } from './images.js';
 import { allocatePodIp, parseIpv4Cidr, type Ipv4Cidr } from '../pod-ip-allocator.js';
 import { isAlive } from './pid-alive.js';
-import { ShimPool, type LaunchedShim } from './shim-pool.js';
+import { ShimdClient } from './shimd-client.js';
 import { exitCodeOf, killGroup, startAttachSession, startExecSession, type ProcessContext } from './streams.js';
 import {
   attachSocketPath,
@@ -89,13 +89,10 @@ export interface ProcessRuntimeOptions {
   readonly missingImages?: 'host' | 'reject';
   /** How often waits on a shim's state look again (ms); default 10. */
   readonly pollIntervalMs?: number;
-  /** How long startContainer waits for the shim to start the command (ms); default 10 000. */
+  /** How long startContainer waits for the shim daemon to start the command (ms); default 10 000. */
   readonly shimStartTimeoutMs?: number;
-  /**
-   * How many shims to keep booted and waiting for a container (shim-pool.ts),
-   * so that a start need not wait for a Node.js process to boot; default 0.
-   */
-  readonly idleShims?: number;
+  /** Boot (or find) the shim daemon at once rather than at the first container start (the kubelet does). */
+  readonly shimDaemonAtOnce?: boolean;
 }
 
 /** How long stopContainer waits for the exit after SIGKILL before it gives up (ms). */
@@ -142,8 +139,6 @@ interface ContainerView {
   readonly message: string;
 }
 
-/** The longest wait between two reads of a starting shim's state. */
-const SHIM_START_POLL_MAX_MS = 50;
 
 export class ProcessRuntimeService implements RuntimeService {
   private cidr: Ipv4Cidr | undefined;
@@ -152,7 +147,7 @@ export class ProcessRuntimeService implements RuntimeService {
   /** Containers whose shim this runtime is starting (a second start must not spawn a second shim). */
   private readonly starting = new Set<string>();
   private readonly pollMs: number;
-  private readonly shims: ShimPool;
+  private readonly shims: ShimdClient;
   private readonly sandboxRecords = new Map<string, SandboxRecord>();
   private readonly containerRecords = new Map<string, ContainerRecord>();
 
@@ -165,22 +160,18 @@ export class ProcessRuntimeService implements RuntimeService {
     this.pollMs = options.pollIntervalMs ?? 10;
     mkdirSync(sandboxesDir(options.stateDir), { recursive: true });
     mkdirSync(containersDir(options.stateDir), { recursive: true });
-    this.shims = new ShimPool({
-      script: fileURLToPath(new URL('./shim.js', import.meta.url)),
-      size: options.idleShims ?? 0,
-      idleLogFile: join(options.stateDir, 'idle-shims.log'),
+    this.shims = new ShimdClient({
+      script: fileURLToPath(new URL('./shimd.js', import.meta.url)),
+      stateDir: options.stateDir,
+      logFile: join(options.stateDir, 'shimd.log'),
+      connectTimeoutMs: options.shimStartTimeoutMs ?? 10_000,
     });
-    this.shims.fill();
+    if (options.shimDaemonAtOnce === true) this.shims.warmUp();
   }
 
-  /** The pids of the shims booted and waiting for a container. */
-  idleShimPids(): number[] {
-    return this.shims.idlePids();
-  }
-
-  /** Idle shims exit; containers and their shims keep running. */
+  /** Lets the shim daemon go: it exits if no container runs; running containers stay supervised. */
   async close(): Promise<void> {
-    await this.shims.close();
+    this.shims.close();
   }
 
   async version(): Promise<VersionInfo> {
@@ -440,32 +431,22 @@ export class ProcessRuntimeService implements RuntimeService {
 
   private async spawnShim(containerId: string): Promise<void> {
     const dir = containerDir(this.options.stateDir, containerId);
-    const shim = this.shims.launch(dir, shimLogFile(dir));
+    const timeoutMs = this.options.shimStartTimeoutMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RuntimeError('DeadlineExceeded', `the shim daemon did not report the start of container ${containerId} in time`)), timeoutMs);
+    });
     try {
-      await this.waitForShim(containerId, dir, shim);
+      await Promise.race([this.shims.start(dir), timedOut]);
+    } catch (e: unknown) {
+      if (e instanceof RuntimeError) throw e;
+      throw new RuntimeError('Unknown', `failed to start container ${containerId}: ${e instanceof Error ? e.message : String(e)} (see ${shimLogFile(dir)})`);
     } finally {
-      // Boot the next idle shim now that this start is done, not while it waits.
-      this.shims.fill();
+      clearTimeout(timer);
     }
-  }
-
-  private async waitForShim(containerId: string, dir: string, shim: LaunchedShim): Promise<void> {
-    const deadline = Date.now() + (this.options.shimStartTimeoutMs ?? 10_000);
-    // A shim reports within milliseconds on a quiet node, but many starting at once on a busy one take far longer:
-    // the wait between reads grows (up to 50 ms) so that a burst of starts does not read state files all the time.
-    let wait = this.pollMs;
-    for (;;) {
-      const state = readJsonIfExists<ShimState>(shimStateFile(dir));
-      if (state?.startError !== undefined) {
-        throw new RuntimeError('Unknown', `failed to start container ${containerId}: ${state.startError}`);
-      }
-      if (state) return;
-      const shimExit = shim.exited();
-      if (shimExit !== undefined) throw new RuntimeError('Unknown', `failed to start container ${containerId}: ${shimExit} (see ${shimLogFile(dir)})`);
-      if (Date.now() > deadline) throw new RuntimeError('DeadlineExceeded', `the shim of container ${containerId} did not report a start in time`);
-      await this.pause(wait);
-      wait = Math.min(wait * 2, Math.max(this.pollMs, SHIM_START_POLL_MAX_MS));
-    }
+    const state = readJsonIfExists<ShimState>(shimStateFile(dir));
+    if (state?.startError !== undefined) throw new RuntimeError('Unknown', `failed to start container ${containerId}: ${state.startError}`);
+    if (state === undefined) throw new RuntimeError('Unknown', `the shim daemon reported container ${containerId} started but recorded no state`);
   }
 
   private pause(ms = this.pollMs): Promise<void> {

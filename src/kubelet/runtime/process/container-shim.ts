@@ -1,7 +1,6 @@
 /**
- * The container shim: `node shim.js <container dir>`, started detached (its own
- * session and process group) by the process runtime's startContainer, so that
- * it outlives the kubelet. It plays the part of containerd's shim or conmon:
+ * One container, supervised inside the shim daemon (shimd.ts). It plays the
+ * part of containerd's shim or conmon for that container:
  *
  * - starts the container's command in a process group of its own (stop signals
  *   the whole group),
@@ -10,7 +9,10 @@
  * - records the pid and start time, then the exit code and finish time, in
  *   state.json (see state-files.ts),
  * - serves attach clients on a unix socket (see shim-protocol.ts),
- * - exits once the command has exited and its output is written.
+ * - is done once the command has exited and its output is written.
+ *
+ * `shimPid` in state.json is the daemon's pid: the runtime reads a container
+ * whose shim pid is gone without a recorded exit as killed.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
@@ -20,30 +22,34 @@ import { dirname } from 'node:path';
 import { nowNanos } from '../clock.js';
 import { CriLogStreamSplitter, type LogStreamName } from './cri-log.js';
 import { encodeFrame, FRAME_EXIT, FRAME_STDERR, FRAME_STDOUT, type AttachHeader } from './shim-protocol.js';
-import {
-  attachSocketPath,
-  containerFile,
-  readJsonIfExists,
-  shimLogFile,
-  shimStateFile,
-  writeJsonAtomic,
-  type ContainerRecord,
-  type ShimState,
-} from './state-files.js';
+import { attachSocketPath, containerFile, readJsonIfExists, shimStateFile, writeJsonAtomic, type ContainerRecord, type ShimState } from './state-files.js';
 
 /** How long to wait for the pipes to close after the process exited (a daemonised grandchild may hold them). */
 const PIPE_DRAIN_MS = 2000;
 
-function main(dir: string): void {
+export interface SupervisionEvents {
+  /** The start is recorded in state.json: the command runs, or it could not be started (a StartError). */
+  readonly started: () => void;
+  /** The exit is recorded (after `started`); the container needs nothing more. */
+  readonly done: () => void;
+}
+
+/**
+ * Starts the container recorded in `dir` and supervises it. Throws when the
+ * directory holds no container to run; the command's own start errors
+ * (ENOENT, EACCES, a bad cwd) are recorded in state.json as a StartError.
+ * The events come later, never before this returns.
+ */
+export function superviseContainer(dir: string, events: SupervisionEvents): void {
   const record = readJsonIfExists<ContainerRecord>(containerFile(dir));
   if (!record) throw new Error(`no container.json in ${dir}`);
-  // An empty logPath means no log (as in containerd).
-  if (record.logPath !== '') mkdirSync(dirname(record.logPath), { recursive: true });
-  const logFd = record.logPath !== '' ? openSync(record.logPath, 'a') : openSync('/dev/null', 'a');
-  const log = { write: (b: string | Buffer): void => void (typeof b === 'string' ? writeSync(logFd, b) : writeSync(logFd, b)) };
-  const env = Object.fromEntries(record.env.map((kv) => [kv.key, kv.value]));
   const [file, ...args] = record.argv;
   if (file === undefined) throw new Error('empty command');
+  // An empty logPath means no log (as in containerd).
+  if (record.logPath !== '') mkdirSync(dirname(record.logPath), { recursive: true });
+  const logFd = openSync(record.logPath !== '' ? record.logPath : '/dev/null', 'a');
+  const log = { write: (b: string | Buffer): void => void (typeof b === 'string' ? writeSync(logFd, b) : writeSync(logFd, b)) };
+  const env = Object.fromEntries(record.env.map((kv) => [kv.key, kv.value]));
 
   const child = spawn(file, args, {
     cwd: record.workingDir,
@@ -89,7 +95,12 @@ function main(dir: string): void {
         pending = Buffer.concat([pending, chunk]);
         const nl = pending.indexOf(0x0a);
         if (nl < 0) return;
-        header = JSON.parse(pending.subarray(0, nl).toString('utf8')) as AttachHeader;
+        try {
+          header = JSON.parse(pending.subarray(0, nl).toString('utf8')) as AttachHeader;
+        } catch {
+          socket.destroy();
+          return;
+        }
         clients.add(socket);
         chunk = pending.subarray(nl + 1);
         if (chunk.length === 0) return;
@@ -106,7 +117,8 @@ function main(dir: string): void {
     const state: ShimState = { shimPid: process.pid, pid: 0, startedAt: now, finishedAt: now, exitCode: 128, startError: e.message };
     writeJsonAtomic(shimStateFile(dir), state);
     closeSync(logFd);
-    process.exit(0);
+    events.started();
+    events.done();
   });
   child.on('spawn', () => {
     const started: ShimState = { shimPid: process.pid, pid: child.pid ?? 0, startedAt: nowNanos().toString() };
@@ -114,16 +126,20 @@ function main(dir: string): void {
     // "running", attach can connect.
     server.listen(attachSocketPath(record.id));
     writeJsonAtomic(shimStateFile(dir), started);
+    events.started();
     capture(child.stdout, 'stdout');
     capture(child.stderr, 'stderr');
 
     let exit: { finishedAt: string; exitCode: number; signal?: string } | undefined;
     let finished = false;
+    let drainTimer: NodeJS.Timeout | undefined;
     const finish = (): void => {
       if (finished || !exit) return;
       finished = true;
+      clearTimeout(drainTimer);
       child.stdout?.destroy();
       child.stderr?.destroy();
+      child.stdin?.destroy();
       for (const s of splitters) s.end();
       closeSync(logFd);
       const final: ShimState = { ...started, ...exit };
@@ -131,49 +147,13 @@ function main(dir: string): void {
       broadcast(FRAME_EXIT, Buffer.from(String(exit.exitCode)));
       for (const c of clients) c.end();
       server.close();
-      process.exit(0);
+      events.done();
     };
     child.on('exit', (code, signal) => {
       const exitCode = code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
       exit = { finishedAt: nowNanos().toString(), exitCode, ...(signal ? { signal } : {}) };
-      setTimeout(finish, PIPE_DRAIN_MS);
+      drainTimer = setTimeout(finish, PIPE_DRAIN_MS);
     });
     child.on('close', finish);
   });
 }
-
-/**
- * `--idle` (shim-pool.ts): booted ahead of need, the shim waits for its
- * container directory on stdin; it exits if stdin closes without one. Its
- * output so far went to the pool's log, so what follows goes to the
- * container's shim.log, as for a shim started with the directory.
- */
-function waitForDirectory(): void {
-  let input = '';
-  const onData = (chunk: Buffer): void => {
-    input += chunk.toString('utf8');
-    const nl = input.indexOf('\n');
-    if (nl < 0) return;
-    process.stdin.off('data', onData);
-    process.stdin.off('end', onEnd);
-    process.stdin.destroy();
-    const dir = input.slice(0, nl);
-    process.chdir(dir);
-    const shimLog = openSync(shimLogFile(dir), 'a');
-    process.on('uncaughtException', (e) => {
-      writeSync(shimLog, `${e.stack ?? String(e)}\n`);
-      process.exit(1);
-    });
-    main(dir);
-  };
-  const onEnd = (): void => process.exit(0);
-  process.stdin.on('data', onData);
-  process.stdin.on('end', onEnd);
-}
-
-const dir = process.argv[2];
-if (dir === '--idle') waitForDirectory();
-else if (!dir) {
-  process.stderr.write('usage: shim.js <container dir> | --idle\n');
-  process.exit(2);
-} else main(dir);
