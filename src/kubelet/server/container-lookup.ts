@@ -6,6 +6,7 @@
  */
 import { CONTAINER_NAME_LABEL, POD_NAME_LABEL, POD_NAMESPACE_LABEL } from '../runtime/labels.js';
 import type { Container, ContainerRuntime, PodSandbox } from '../runtime/interface.js';
+import type { Pod } from '../types.js';
 
 export async function findSandbox(runtime: ContainerRuntime, namespace: string, name: string): Promise<PodSandbox | undefined> {
   const sandboxes = await runtime.runtime.listPodSandbox({ labelSelector: { [POD_NAMESPACE_LABEL]: namespace, [POD_NAME_LABEL]: name } });
@@ -22,4 +23,33 @@ export async function findContainers(runtime: ContainerRuntime, namespace: strin
     if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
     return b.metadata.attempt - a.metadata.attempt;
   });
+}
+
+/**
+ * What the pod's status in the API says of a container's last terminated
+ * attempt: its runtime id (after the `<runtime>://` of containerID), `null`
+ * when the container has a status but no lastState.terminated, undefined when
+ * the status does not say (no status for that container yet).
+ */
+export type LastTerminated = string | null | undefined;
+
+export function lastTerminatedOf(pod: Pod, container: string): LastTerminated {
+  const status = pod.status;
+  const all = [...(status?.containerStatuses ?? []), ...(status?.initContainerStatuses ?? []), ...(status?.ephemeralContainerStatuses ?? [])];
+  const entry = all.find((s) => s.name === container);
+  if (entry === undefined) return undefined;
+  const id = entry.lastState?.terminated?.containerID ?? '';
+  return id === '' ? null : id.slice(id.indexOf('://') + 3);
+}
+
+/**
+ * The attempt `previous` logs read, as upstream's kubelet picks it: the one
+ * the pod's status names as lastState.terminated (while a crashed container
+ * waits out its back-off, that is the newest attempt, not the one before it);
+ * when the status does not say, the attempt before the newest.
+ */
+export function previousAttempt(attempts: readonly Container[], lastTerminated: LastTerminated): Container | undefined {
+  if (lastTerminated === null) return undefined;
+  if (lastTerminated === undefined) return attempts[1];
+  return attempts.find((c) => c.id === lastTerminated);
 }

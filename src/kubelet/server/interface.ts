@@ -18,7 +18,8 @@
  *
  * Pods and containers are found in the runtime by the labels of
  * runtime/labels.ts (the newest ready sandbox of namespace/name; the newest
- * container of that name, or the one before it for `previous`).
+ * container of that name, or for `previous` the one the pod's status names as
+ * lastState.terminated: see container-lookup.ts).
  */
 import type { Client } from '../../client/rest/interface.js';
 import type { Logger } from '../../machinery/logger.js';

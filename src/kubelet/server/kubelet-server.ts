@@ -14,6 +14,8 @@ import type { Duplex } from 'node:stream';
 import { createWebSocketStream, WebSocketServer, type WebSocket } from 'ws';
 import { POD_NAME_LABEL, POD_NAMESPACE_LABEL, POD_UID_LABEL } from '../runtime/labels.js';
 import type { Container, PodSandbox } from '../runtime/interface.js';
+import { PODS } from '../../client/rest/resources.js';
+import type { Pod } from '../types.js';
 import { isSpdyRequest, isUpgradeRequest, isWebSocketRequest, writeHttpError, writeSwitchingProtocols } from '../streaming/http-upgrade.js';
 import { serveSpdyPortForward, type PortForwardTarget } from '../streaming/portforward/spdy.js';
 import { parsePortParams, PORTFORWARD_WEBSOCKET_PROTOCOLS, serveWebSocketPortForward } from '../streaming/portforward/websocket.js';
@@ -30,7 +32,7 @@ import { serveRemoteCommand, type RemoteCommandStreams } from '../streaming/remo
 import { acceptSpdyRemoteCommandStreams, type RemoteCommandFlags } from '../streaming/remotecommand/spdy.js';
 import { REMOTECOMMAND_WEBSOCKET_PROTOCOLS, webSocketRemoteCommandStreams } from '../streaming/remotecommand/websocket.js';
 import { KubeletAuth } from './auth.js';
-import { findContainers, findSandbox } from './container-lookup.js';
+import { findContainers, findSandbox, lastTerminatedOf, previousAttempt, type LastTerminated } from './container-lookup.js';
 import { parseRfc3339Nanos, readCriLog } from './cri-log-reader.js';
 import type { KubeletServer, KubeletServerOptions } from './interface.js';
 
@@ -218,6 +220,15 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
     await serveSpdyPortForward({ ...target, transport, streamCreationTimeoutMs: STREAM_CREATION_TIMEOUT_MS, onError: (e) => log.debug({ err: e }, 'port-forward: SPDY stream error') });
   };
 
+  /** The pod's status as this kubelet last wrote it (upstream reads its own status manager); unknown if unreadable. */
+  const lastTerminatedInApi = async (namespace: string, pod: string, name: string): Promise<LastTerminated> => {
+    try {
+      return lastTerminatedOf(await options.client.resource<Pod>(PODS).get(pod, { namespace }), name);
+    } catch {
+      return undefined;
+    }
+  };
+
   const containerLogs = async (x: Exchange, namespace: string, pod: string, name: string): Promise<void> => {
     const res = x.res;
     if (res === undefined) throw new HttpError(400, 'container logs cannot be upgraded');
@@ -241,7 +252,7 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
     const attempts = await findContainers(runtime, namespace, pod, name);
     let container: Container | undefined;
     if (previous) {
-      container = attempts[1];
+      container = previousAttempt(attempts, await lastTerminatedInApi(namespace, pod, name));
       if (container === undefined) throw new HttpError(400, `previous terminated container "${name}" in pod "${pod}" not found`);
     } else {
       container = attempts[0];

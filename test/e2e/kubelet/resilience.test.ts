@@ -173,7 +173,7 @@ describe('the kubelet of k8ts server survives crashes, a stopped API server and 
     await until('stubborn-shorter deleted by the kubelet once stopped', async () => (await getOrUndefined('stubborn-shorter')) === undefined, 30_000);
   });
 
-  it('restarts a crashing container with a growing CrashLoopBackOff', async () => {
+  it('restarts a crashing container with a growing CrashLoopBackOff, its last attempt shown by logs --previous', async () => {
     const name = 'crashloop';
     await pods.create(shellPod(name, 'echo crashing; exit 1'));
     /** Every (restartCount, back-off) the API showed, in order. */
@@ -181,6 +181,7 @@ describe('the kubelet of k8ts server survives crashes, a stopped API server and 
     const deadline = Date.now() + 90_000;
     let resourceVersion = '';
     let done = false;
+    let readPrevious = false;
     while (!done && Date.now() < deadline) {
       const stream = pods.watch({ namespace: 'default', fieldSelector: `metadata.name=${name}`, resourceVersion });
       const timer = setTimeout(() => stream.cancel(), Math.max(0, deadline - Date.now()));
@@ -193,6 +194,11 @@ describe('the kubelet of k8ts server survives crashes, a stopped API server and 
           const waiting = status.state?.waiting;
           const backoff = waiting?.reason === 'CrashLoopBackOff' ? /^back-off (\S+) restarting failed container=main pod=crashloop_default\(/.exec(waiting.message ?? '')?.[1] : undefined;
           if (waiting?.reason === 'CrashLoopBackOff') assert.ok(backoff !== undefined, `upstream's back-off message, not ${JSON.stringify(waiting.message)}`);
+          if (waiting?.reason === 'CrashLoopBackOff' && !readPrevious) {
+            // While it waits out the back-off, the last attempt is lastState.terminated: what --previous shows (as upstream).
+            readPrevious = true;
+            assert.equal(await newKubectl('1.32', cluster.kubeconfig).ok('logs', name, '--previous'), 'crashing\n');
+          }
           seen.push({ restartCount: status.restartCount, ...(backoff !== undefined ? { backoff } : {}) });
           if (backoff === '4s' && seen.some((s) => s.backoff === '1s' || s.backoff === '2s')) {
             done = true;
@@ -206,6 +212,7 @@ describe('the kubelet of k8ts server survives crashes, a stopped API server and 
     }
     await remove(name);
     assert.ok(done, `the back-off grew to 4s within 90 s; saw ${JSON.stringify(seen)}`);
+    assert.ok(readPrevious, 'kubectl logs --previous was run while the container waited');
     const counts = seen.map((s) => s.restartCount);
     assert.deepEqual(counts, [...counts].sort((a, b) => a - b), 'restartCount never goes down');
     assert.ok(counts.at(-1)! >= 3, `three restarts at least before a 4s back-off: ${JSON.stringify(seen)}`);
