@@ -106,6 +106,24 @@ describe('startReconcileLoop', () => {
     await loop.stopped;
   });
 
+  it('re-adds a key asking for requeueAfterMs 0 through its growing backoff, never starving the event loop', async () => {
+    const { ctx, abort } = context();
+    let calls = 0;
+    // Needs no I/O and always asks to run again at once: a deployment stuck past its progress deadline does this.
+    const loop = startReconcileLoop(ctx, { name: 't', workers: 1, queue: new RateLimitingQueue({ rateLimiter: new ItemExponentialRateLimiter(1, 1000) }), reconcile: async () => {
+        calls++;
+        return { requeueAfterMs: 0 };
+      },
+    });
+    loop.enqueue('a');
+    // A timer still fires, and by then the growing backoff has kept the reconciles few.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(calls > 1, 'reconciled again');
+    assert.ok(calls < 20, `the backoff grows (1, 2, 4… ms): ${calls} reconciles in 100 ms`);
+    abort.abort();
+    await loop.stopped;
+  });
+
   it('never reconciles one key in two workers at once', async () => {
     const { ctx, abort } = context();
     let running = 0;

@@ -3,7 +3,8 @@
  * business logic: a controller gives a level-based reconcile function of a
  * key; the loop takes keys from a work queue with N workers, and
  * - on success forgets the key's backoff (and re-adds it after requeueAfterMs
- *   when the reconcile asks);
+ *   when the reconcile asks; 0 means again at once, through the key's growing
+ *   backoff);
  * - on an error retries the key with its rate-limited backoff;
  * - on a {@link TerminalError} logs it and drops the key until its next event.
  * A key is never reconciled by two workers at once (the queue's contract).
@@ -63,8 +64,16 @@ export function startReconcileLoop(ctx: ControllerContext, options: ReconcileLoo
       if (key === undefined) return;
       try {
         const result = await options.reconcile(key, ctx.signal);
-        queue.forget(key);
-        if (result?.requeueAfterMs !== undefined && !ctx.signal.aborted) queue.addAfter(key, result.requeueAfterMs);
+        const after = result?.requeueAfterMs;
+        if (after !== undefined && after <= 0) {
+          // "Again at once" goes through the key's backoff, which grows while it keeps asking: re-adding it
+          // straight away would run it again from a microtask, and a reconcile that needs no I/O would then
+          // never let the event loop run (no watch event, timer or health check) until it stopped asking.
+          if (!ctx.signal.aborted) queue.addRateLimited(key);
+        } else {
+          queue.forget(key);
+          if (after !== undefined && !ctx.signal.aborted) queue.addAfter(key, after);
+        }
       } catch (e: unknown) {
         if (ctx.signal.aborted) {
           // shutting down: the error is most likely the abort itself
