@@ -33,6 +33,7 @@ import { KUBELET_TIMERS, startJourneyServer, type JourneyServer } from '../journ
 import { containerdUnavailableReason, startPrivateContainerd } from '../testing/containerd.js';
 import { newKubectl, type Kubectl } from '../testing/kubectl.js';
 import { startCriNode, type CriNode } from './testing/cri-node.js';
+import { cutGracefulStopShort, FORCED } from './testing/graceful-stop-cut-short.js';
 
 const skip = await containerdUnavailableReason();
 const NODE = 'kubelet-cri';
@@ -79,15 +80,6 @@ describe('the kubelet on the cri runtime (containerd in a network namespace)', {
     waitFor(check, { timeoutMs, intervalMs: 200, description }).catch((e: unknown) => {
       throw new Error(`${(e as Error).message}; the kubelet's output ends:\n${node?.kubelet().output().split('\n').slice(-15).join('\n')}`);
     });
-  const get = async (name: string): Promise<Pod | undefined> => {
-    try {
-      return await pods.get(name, { namespace: 'default' });
-    } catch (e: unknown) {
-      if ((e as { code?: number }).code === 404) return undefined;
-      throw e;
-    }
-  };
-  const running = async (name: string): Promise<boolean> => mainStatus(await get(name))?.state?.running !== undefined;
 
   before(async () => {
     // containerd and its images (the slow part) come up while the server starts.
@@ -128,36 +120,11 @@ describe('the kubelet on the cri runtime (containerd in a network namespace)', {
   });
 
   it('cuts a graceful stop short: a second delete with a shorter grace period, or delete --grace-period=0 --force, kills the container at once', async () => {
-    // sh ignores SIGTERM (and sleep inherits the ignored signal): only SIGKILL ends the container.
-    const stubborn = (name: string): Pod => ({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, namespace: 'default' },
-      spec: { terminationGracePeriodSeconds: 600, containers: [{ name: 'main', image: 'busybox:1.35', command: ['sh', '-c', "trap '' TERM; sleep 3600"] }] },
-    });
-    const names = ['stubborn-shorter', 'stubborn-forced'];
-    for (const name of names) await pods.create(stubborn(name));
-    for (const name of names) await until(`${name} running`, () => running(name));
-    const ids = new Map<string, string>();
-    for (const name of names) ids.set(name, (mainStatus(await get(name))?.containerID ?? '').replace(/^containerd:\/\//, ''));
     /** The container's state in containerd; undefined once removed. */
-    const state = async (name: string): Promise<string | undefined> => (await cri.runtime.listContainers({ id: ids.get(name)! }))[0]?.state;
-
-    await kubectl.ok('delete', 'pod', ...names, '--wait=false');
-    const killing = async (name: string): Promise<boolean> => {
-      const events = JSON.parse(await kubectl.ok('get', 'events', '-o', 'json')) as { items: { reason?: string; involvedObject?: { name?: string } }[] };
-      return events.items.some((e) => e.reason === 'Killing' && e.involvedObject?.name === name);
-    };
-    for (const name of names) await until(`the kubelet stopping ${name} (its Killing event)`, () => killing(name));
-    for (const name of names) assert.equal(await state(name), 'CONTAINER_RUNNING', `SIGTERM did not end ${name}`);
-
-    await kubectl.ok('delete', 'pod', 'stubborn-shorter', '--grace-period=1', '--wait=false');
-    await kubectl.ok('delete', 'pod', 'stubborn-forced', '--grace-period=0', '--force');
-    assert.equal(await get('stubborn-forced'), undefined, 'a forced delete removes the pod from the API at once');
-    // Far sooner than the 600 s the pods asked for.
-    for (const name of names) await until(`${name}'s container killed`, async () => (await state(name)) !== 'CONTAINER_RUNNING', 30_000);
-    await until('stubborn-shorter deleted by the kubelet once stopped', async () => (await get('stubborn-shorter')) === undefined, 30_000);
-    await until("the forced pod's container removed (the pod is gone from the desired set)", async () => (await state('stubborn-forced')) === undefined, 30_000);
+    const state = async (pod: Pod): Promise<string | undefined> =>
+      (await cri.runtime.listContainers({ id: (mainStatus(pod)?.containerID ?? '').replace(/^containerd:\/\//, '') }))[0]?.state;
+    const stubborn = await cutGracefulStopShort({ pods, kubectl, until, containerRunning: async (pod) => async () => (await state(pod)) === 'CONTAINER_RUNNING' });
+    await until("the forced pod's container removed (the pod is gone from the desired set)", async () => (await state(stubborn.get(FORCED)!)) === undefined, 30_000);
   });
 
   it('removes a pod cgroup under /kubepods whose pod it does not know, never one with a process in it', async () => {
