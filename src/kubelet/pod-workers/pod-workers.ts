@@ -13,8 +13,9 @@
  * sandboxes, logs and volumes removed, and then the worker ends.
  * Housekeeping removes sandboxes (and volume and log directories, and on cri
  * pod cgroups) of pods that no worker knows, such as those of pods deleted
- * while the kubelet was down. Nothing here stops containers on stop(): they outlive the kubelet, and
- * a new PodWorkers adopts them (same ids, restart counts from annotations).
+ * while the kubelet was down. Nothing here stops containers on stop(): they
+ * outlive the kubelet, and a new PodWorkers adopts them (same ids, restart
+ * counts from annotations).
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
