@@ -294,9 +294,9 @@ describe('pod workers on the process runtime', () => {
 
   it("on cri, housekeeping removes the pod cgroups of pods it does not know, and keeps its own pods' cgroups", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'k8ts-pod-cgroups-'));
+    // The process runtime standing in for containerd (it makes no processes here: the image is absent on "cri").
+    const runtime = newProcessRuntime({ stateDir: join(dir, 'state'), imagesDir: join(dir, 'images'), podCIDR: '127.244.251.0/24', pollIntervalMs: 5 });
     try {
-      // The process runtime standing in for containerd (it makes no processes here: the image is absent on "cri").
-      const runtime = newProcessRuntime({ stateDir: join(dir, 'state'), imagesDir: join(dir, 'images'), podCIDR: '127.244.251.0/24', pollIntervalMs: 5 });
       const cgroupRoot = join(dir, 'cgroup');
       const h = harness({ workers: { runtime: { ...runtime, name: 'cri' }, cgroupRoot, resyncIntervalMs: 100 } });
       const uid = (await h.createPod(shellPod('cgrouped', 'exec sleep 1000'))).metadata.uid!;
@@ -308,6 +308,7 @@ describe('pod workers on the process runtime', () => {
       assert.ok(existsSync(join(cgroupRoot, 'memory', 'kubepods', 'besteffort')), 'the QoS cgroup stays');
       await h.workers.stop();
     } finally {
+      await runtime.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
