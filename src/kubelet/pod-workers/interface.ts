@@ -60,6 +60,8 @@ export interface PodWorkersOptions {
   readonly statusRetryIntervalMs?: number;
   /** --cluster-dns, --cluster-domain and the host's resolv.conf: each sandbox gets the pod's DNS config (dns-config.ts); absent: none. */
   readonly dns?: PodDnsOptions;
+  /** Where the cgroup hierarchies are mounted, for pod cgroups on cri (default /sys/fs/cgroup; tests pass a directory of their own). */
+  readonly cgroupRoot?: string;
 }
 
 export interface PodWorkers {

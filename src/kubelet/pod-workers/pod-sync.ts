@@ -404,7 +404,7 @@ export class PodSyncer {
     for (const sandbox of runtimePod.sandboxes) await this.runtime.removePodSandbox(sandbox.id);
     for (const c of runtimePod.containers) await this.runtime.removeContainer(c.id);
     // Only containerd makes cgroups (and leaves the pod's behind).
-    if (this.options.runtime.name === 'cri') await removePodCgroup(podCgroupParent(state.pod));
+    if (this.options.runtime.name === 'cri') await removePodCgroup(podCgroupParent(state.pod), this.options.cgroupRoot);
     await rm(podLogsDirectory(this.options.logsDir, state.pod), { recursive: true, force: true });
     await this.options.volumes.tearDownPod(state.uid);
     this.options.probes.removePod(state.uid);

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ContainerStatus } from 'kubernetes-types/core/v1.js';
 import { waitFor } from '../../client/testing/wait-for.js';
 import { CONTAINER_NAME_LABEL, POD_UID_LABEL } from '../runtime/labels.js';
+import { newProcessRuntime } from '../runtime/process/process-runtime.js';
 import type { Pod } from '../types.js';
 import { VolumeError } from '../volumes/interface.js';
 import { serviceUnavailable } from '../../machinery/status.js';
@@ -289,6 +290,27 @@ describe('pod workers on the process runtime', () => {
     await waitFor(async () => (await h.runtime.runtime.listPodSandbox({ id: orphan })).length === 0, WAIT);
     await waitFor(() => h.volumes.tornDown.includes(created.metadata.uid!), WAIT);
     assert.ok(h.probes.removed.includes(created.metadata.uid!));
+  });
+
+  it("on cri, housekeeping removes the pod cgroups of pods it does not know, and keeps its own pods' cgroups", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k8ts-pod-cgroups-'));
+    // The process runtime standing in for containerd (it makes no processes here: the image is absent on "cri").
+    const runtime = newProcessRuntime({ stateDir: join(dir, 'state'), imagesDir: join(dir, 'images'), podCIDR: '127.244.251.0/24', pollIntervalMs: 5 });
+    try {
+      const cgroupRoot = join(dir, 'cgroup');
+      const h = harness({ workers: { runtime: { ...runtime, name: 'cri' }, cgroupRoot, resyncIntervalMs: 100 } });
+      const uid = (await h.createPod(shellPod('cgrouped', 'exec sleep 1000'))).metadata.uid!;
+      const podCgroup = (name: string): string => join(cgroupRoot, 'memory', 'kubepods', 'besteffort', name);
+      mkdirSync(join(podCgroup(`pod${uid}`), 'sandbox-id'), { recursive: true });
+      mkdirSync(join(podCgroup('podghost'), 'sandbox-id'), { recursive: true });
+      await waitFor(() => !existsSync(podCgroup('podghost')), WAIT);
+      assert.ok(existsSync(join(podCgroup(`pod${uid}`), 'sandbox-id')), "the cgroup of the kubelet's own pod stays");
+      assert.ok(existsSync(join(cgroupRoot, 'memory', 'kubepods', 'besteffort')), 'the QoS cgroup stays');
+      await h.workers.stop();
+    } finally {
+      await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps containers running while pods/status cannot be written, and catches up', async () => {

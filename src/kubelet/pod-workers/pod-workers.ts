@@ -11,10 +11,11 @@
  * final status written and, for API pods, deleted from the API (grace 0, uid
  * precondition); a pod absent from the desired set is killed at once and its
  * sandboxes, logs and volumes removed, and then the worker ends.
- * Housekeeping removes sandboxes (and volume and log directories) of pods
- * that no worker knows, such as those of pods deleted while the kubelet was
- * down. Nothing here stops containers on stop(): they outlive the kubelet, and
- * a new PodWorkers adopts them (same ids, restart counts from annotations).
+ * Housekeeping removes sandboxes (and volume and log directories, and on cri
+ * pod cgroups) of pods that no worker knows, such as those of pods deleted
+ * while the kubelet was down. Nothing here stops containers on stop(): they
+ * outlive the kubelet, and a new PodWorkers adopts them (same ids, restart
+ * counts from annotations).
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ import { withProbeState } from '../status/probe-status.js';
 import { StatusManager } from '../status/status-manager.js';
 import { CONFIG_MIRROR_ANNOTATION, type Pod } from '../types.js';
 import type { PodWorkers, PodWorkersOptions } from './interface.js';
+import { OrphanedPodCgroups } from './pod-cgroup.js';
 import { errorMessage, PodSyncer, type PodState } from './pod-sync.js';
 
 interface Worker extends PodState {
@@ -56,12 +58,14 @@ class PodWorkersImpl implements PodWorkers {
   private housekeepingTimer: NodeJS.Timeout | undefined;
   private lastHousekeeping = 0;
   private lastStates = new Map<string, string>();
+  private readonly podCgroups: OrphanedPodCgroups;
   private haveDesiredSet = false;
   private stopped = false;
 
   constructor(private readonly options: PodWorkersOptions) {
     this.statuses = new StatusManager({ client: options.client, logger: options.logger, retryIntervalMs: options.statusRetryIntervalMs ?? DEFAULT_STATUS_RETRY_MS });
     this.syncer = new PodSyncer(options, this.statuses);
+    this.podCgroups = new OrphanedPodCgroups(options.cgroupRoot);
     this.resyncTimer = setInterval(() => {
       for (const w of this.workers.values()) this.schedule(w);
       this.runHousekeeping();
@@ -280,7 +284,7 @@ class PodWorkersImpl implements PodWorkers {
     })();
   }
 
-  /** Sandboxes, volume and log directories of pods no worker knows: stopped and removed. */
+  /** Sandboxes, volume and log directories (and on cri pod cgroups) of pods no worker knows: stopped and removed. */
   private async removeOrphans(): Promise<void> {
     const runtime = this.options.runtime.runtime;
     for (const sandbox of await runtime.listPodSandbox()) {
@@ -308,6 +312,12 @@ class PodWorkersImpl implements PodWorkers {
       const uid = dir.split('_')[2];
       if (uid !== undefined && !this.workers.has(uid) && !this.stopped) await rm(join(this.options.logsDir, dir), { recursive: true, force: true });
     }
+    // Only containerd makes pod cgroups (and leaves them behind). Once stopped, every pod counts as known: nothing goes.
+    if (this.options.runtime.name !== 'cri') return;
+    const known = (uid: string): boolean => this.stopped || this.workers.has(uid);
+    const runtimePods = async (): Promise<Set<string>> =>
+      new Set([...(await runtime.listPodSandbox()), ...(await runtime.listContainers())].flatMap((o) => o.labels[POD_UID_LABEL] ?? []));
+    for (const cgroup of await this.podCgroups.sweep(known, runtimePods)) this.options.logger.info({ cgroup }, 'Orphaned pod found, removed its pod cgroups');
   }
 }
 

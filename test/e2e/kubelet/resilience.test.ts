@@ -23,6 +23,7 @@ import { waitFor } from '../../../src/client/testing/wait-for.js';
 import type { Pod } from '../../../src/kubelet/types.js';
 import { startCluster, type TestCluster } from '../kubectl/cluster.js';
 import { newKubectl, type KubectlVersion } from '../testing/kubectl.js';
+import { cutGracefulStopShort, podIfExists } from './testing/graceful-stop-cut-short.js';
 import { componentPid, componentPids, containerProcess, processExists } from './testing/node-processes.js';
 
 const NODE = hostname().toLowerCase();
@@ -60,16 +61,8 @@ describe('the kubelet of k8ts server survives crashes, a stopped API server and 
   let kubeletRoot: string;
 
   const get = (name: string, namespace = 'default'): Promise<Pod> => pods.get(name, { namespace });
-  const getOrUndefined = async (name: string, namespace = 'default'): Promise<Pod | undefined> => {
-    try {
-      return await get(name, namespace);
-    } catch (e: unknown) {
-      if ((e as { code?: number }).code === 404) return undefined;
-      throw e;
-    }
-  };
   const running = async (name: string, namespace = 'default'): Promise<boolean> => {
-    const pod = await getOrUndefined(name, namespace);
+    const pod = await podIfExists(pods, name, namespace);
     return pod?.status?.phase === 'Running' && mainStatus(pod)?.state?.running !== undefined;
   };
   const remove = async (...names: string[]): Promise<void> => {
@@ -146,31 +139,15 @@ describe('the kubelet of k8ts server survives crashes, a stopped API server and 
   }
 
   it('cuts a graceful stop short: a second delete with a shorter grace period, or delete --grace-period=0 --force, kills the container at once', async () => {
-    const kubectl = newKubectl('1.32', cluster.kubeconfig);
-    // sh ignores SIGTERM, and so do the sleeps it starts (an ignored signal stays ignored across exec): only SIGKILL ends it.
-    const stubborn = (name: string): Pod => {
-      const pod = shellPod(name, "trap '' TERM; while true; do sleep 0.1; done");
-      return { ...pod, spec: { ...pod.spec!, terminationGracePeriodSeconds: 600 } };
-    };
-    const names = ['stubborn-shorter', 'stubborn-forced'];
-    for (const name of names) await pods.create(stubborn(name));
-    for (const name of names) await until(`${name} running`, () => running(name));
-    const processes = new Map<string, number>();
-    for (const name of names) processes.set(name, (await containerProcess(kubeletRoot, mainStatus(await get(name))?.containerID ?? '')).pid);
-    await kubectl.ok('delete', 'pod', ...names, '--wait=false');
-    const killing = async (name: string): Promise<boolean> => {
-      const events = JSON.parse(await kubectl.ok('get', 'events', '-o', 'json')) as { items: { reason?: string; involvedObject?: { name?: string } }[] };
-      return events.items.some((e) => e.reason === 'Killing' && e.involvedObject?.name === name);
-    };
-    for (const name of names) await until(`the kubelet stopping ${name} (its Killing event)`, () => killing(name));
-    assert.ok([...processes.values()].every(processExists), 'SIGTERM did not end them');
-
-    await kubectl.ok('delete', 'pod', 'stubborn-shorter', '--grace-period=1', '--wait=false');
-    await kubectl.ok('delete', 'pod', 'stubborn-forced', '--grace-period=0', '--force');
-    assert.equal(await getOrUndefined('stubborn-forced'), undefined, 'a forced delete removes the pod from the API at once');
-    // Far sooner than the 600 s the pods asked for.
-    for (const name of names) await until(`${name}'s process killed`, () => !processExists(processes.get(name)!), 30_000);
-    await until('stubborn-shorter deleted by the kubelet once stopped', async () => (await getOrUndefined('stubborn-shorter')) === undefined, 30_000);
+    await cutGracefulStopShort({
+      pods,
+      kubectl: newKubectl('1.32', cluster.kubeconfig),
+      until,
+      containerRunning: async (pod) => {
+        const { pid } = await containerProcess(kubeletRoot, mainStatus(pod)?.containerID ?? '');
+        return async () => processExists(pid);
+      },
+    });
   });
 
   it('restarts a crashing container with a growing CrashLoopBackOff, its last attempt shown by logs --previous', async () => {

@@ -12,6 +12,7 @@ import { connect as connectHttp2 } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 import { restConfigFromKubeconfig } from '../../../src/client/rest/kubeconfig.js';
@@ -65,6 +66,17 @@ interface RawResponse {
   body: string;
 }
 
+/** Everything a response (or an HTTP/2 stream) still has to say, as text. */
+function readBody(res: Readable): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (c: string) => (text += c));
+    res.on('end', () => resolve(text));
+    res.on('error', reject);
+  });
+}
+
 describe('proxy subresources: pods/proxy, services/proxy, nodes/proxy', { timeout: 180_000 }, () => {
   let cluster: StreamingCluster;
   let kubectl: Kubectl;
@@ -89,12 +101,7 @@ describe('proxy subresources: pods/proxy, services/proxy, nodes/proxy', { timeou
           key: admin.clientKey,
           agent: false,
         },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-        },
+        (res) => readBody(res).then((body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }), reject),
       );
       req.on('error', reject);
       req.end(body);
@@ -151,13 +158,7 @@ describe('proxy subresources: pods/proxy, services/proxy, nodes/proxy', { timeou
       for (const method of ['DELETE', 'OPTIONS', 'POST']) {
         const stream = session.request({ ':method': method, ':path': '/api/v1/namespaces/default/pods/web:8080/proxy/h2' }, { endStream: false });
         stream.end(`h2 ${method}`);
-        const text = await new Promise<string>((resolve, reject) => {
-          let got = '';
-          stream.setEncoding('utf8');
-          stream.on('data', (c: string) => (got += c));
-          stream.on('end', () => resolve(got));
-          stream.on('error', reject);
-        });
+        const text = await readBody(stream);
         assert.equal((JSON.parse(text) as Echo).body, `h2 ${method}`, text);
       }
     } finally {
@@ -321,12 +322,9 @@ describe('proxy subresources: pods/proxy, services/proxy, nodes/proxy', { timeou
     const port = Number(/Starting to serve on 127\.0\.0\.1:(\d+)/.exec(output)![1]);
     const plain = (method: string, path: string, body?: string): Promise<RawResponse> =>
       new Promise((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path, method, agent: false }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-        });
+        const req = httpRequest({ host: '127.0.0.1', port, path, method, agent: false }, (res) =>
+          readBody(res).then((body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }), reject),
+        );
         req.on('error', reject);
         req.end(body);
       });
