@@ -20,6 +20,7 @@ import { createServer, type Socket } from 'node:net';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
 import { nowNanos } from '../clock.js';
+import { lowerPriority } from './cpu-priority.js';
 import { CriLogStreamSplitter, type LogStreamName } from './cri-log.js';
 import { encodeFrame, FRAME_EXIT, FRAME_STDERR, FRAME_STDOUT, type AttachHeader } from './shim-protocol.js';
 import { attachSocketPath, containerFile, readJsonIfExists, shimStateFile, writeJsonAtomic, type ContainerRecord, type ShimState } from './state-files.js';
@@ -57,6 +58,11 @@ export function superviseContainer(dir: string, events: SupervisionEvents): void
     detached: true,
     stdio: [record.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
+  if (record.nice !== undefined && child.pid !== undefined) {
+    const failed = lowerPriority(child.pid, record.nice);
+    // Into the daemon's own log (shimd.log), not the container's CRI log.
+    if (failed !== undefined) process.stderr.write(`shim: could not lower the priority of ${dir} to nice ${record.nice}: ${failed.message}\n`);
+  }
 
   const clients = new Set<Socket>();
   const broadcast = (type: number, payload: Buffer): void => {

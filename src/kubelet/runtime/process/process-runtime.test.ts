@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RuntimeError, type ContainerConfig, type PodSandboxConfig, type RuntimeService } from '../interface.js';
@@ -189,6 +189,22 @@ describe('process runtime', () => {
     assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
     const rejected = results.find((r) => r.status === 'rejected');
     assert.ok(rejected?.status === 'rejected' && rejected.reason instanceof RuntimeError && rejected.reason.code === 'InvalidArgument');
+  });
+
+  it('runs a container at the nice value of its CPU shares (BestEffort: 19), one with a full CPU unchanged', async () => {
+    const { root, options, rt } = fresh();
+    const sc = sandbox(root);
+    const sb = await rt.runPodSandbox(sc);
+    const niceOf = async (shares: number, name: string): Promise<number> => {
+      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], [], { metadata: { name, attempt: 0 }, linux: { resources: { cpuShares: shares } } }), sc);
+      await rt.startContainer(id);
+      const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(options.stateDir), id)));
+      assert.ok(state !== undefined && state.pid > 0);
+      return getPriority(state.pid);
+    };
+    const base = getPriority();
+    assert.equal(await niceOf(2, 'best-effort'), Math.max(19, base));
+    assert.equal(await niceOf(1024, 'one-cpu'), base);
   });
 
   it('reports a container whose shim was killed as exited', async () => {

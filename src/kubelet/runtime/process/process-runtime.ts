@@ -57,6 +57,7 @@ import { ProcessImageService, type ResolvedImage } from './images.js';
 import { allocatePodIp, parseIpv4Cidr, type Ipv4Cidr } from '../pod-ip-allocator.js';
 import { isAlive } from './pid-alive.js';
 import { ShimdClient } from './shimd-client.js';
+import { niceForCpuShares } from './cpu-priority.js';
 import { exitCodeOf, killGroup, startAttachSession, startExecSession, type ProcessContext } from './streams.js';
 import {
   attachSocketPath,
@@ -393,6 +394,7 @@ export class ProcessRuntimeService implements RuntimeService {
     if (!isAbsolute(workingDir)) throw new RuntimeError('InvalidArgument', `working directory ${JSON.stringify(workingDir)} is not absolute`);
     const logDirectory = sandboxConfig.logDirectory || sandbox.logDirectory;
     const id = newId();
+    const nice = niceForCpuShares(config.linux?.resources?.cpuShares);
     const record: ContainerRecord = {
       id,
       podSandboxId,
@@ -410,6 +412,7 @@ export class ProcessRuntimeService implements RuntimeService {
       stdinOnce: config.stdinOnce,
       tty: config.tty,
       createdAt: nowNanos().toString(),
+      ...(nice > 0 ? { nice } : {}),
     };
     writeJsonAtomic(containerFile(containerDir(this.options.stateDir, id)), record);
     this.containerRecords.set(id, record);

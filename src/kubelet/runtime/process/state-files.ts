@@ -48,6 +48,8 @@ export interface ContainerRecord {
   readonly stdinOnce: boolean;
   readonly tty: boolean;
   readonly createdAt: string;
+  /** The nice value the shim gives the process, from the container's CPU shares (cpu-priority.ts); absent: unchanged. */
+  readonly nice?: number;
 }
 
 /** Written by the shim: once when the process started (or failed to), once when it exited. */
