@@ -65,6 +65,8 @@ export function superviseContainer(dir: string, events: SupervisionEvents): void
   }
 
   const clients = new Set<Socket>();
+  /** Every attach connection, including one whose header has not arrived yet (it is not in `clients`). */
+  const connections = new Set<Socket>();
   const broadcast = (type: number, payload: Buffer): void => {
     const frame = encodeFrame(type, payload);
     for (const c of clients) c.write(frame);
@@ -87,6 +89,7 @@ export function superviseContainer(dir: string, events: SupervisionEvents): void
   const server = createServer({ allowHalfOpen: true }, (socket) => {
     let header: AttachHeader | undefined;
     let pending = Buffer.alloc(0);
+    connections.add(socket);
     socket.on('error', () => clients.delete(socket));
     const stdinDone = (): void => {
       if (header?.stdin && record.stdinOnce) child.stdin?.end();
@@ -94,6 +97,7 @@ export function superviseContainer(dir: string, events: SupervisionEvents): void
     socket.on('end', stdinDone);
     socket.on('close', () => {
       clients.delete(socket);
+      connections.delete(socket);
       stdinDone();
     });
     socket.on('data', (chunk: Buffer) => {
@@ -150,8 +154,10 @@ export function superviseContainer(dir: string, events: SupervisionEvents): void
       closeSync(logFd);
       const final: ShimState = { ...started, ...exit };
       writeJsonAtomic(shimStateFile(dir), final);
-      broadcast(FRAME_EXIT, Buffer.from(String(exit.exitCode)));
-      for (const c of clients) c.end();
+      // Every connection gets the exit code and its end, also one accepted just before the exit whose
+      // header was still on its way: left open, it would wait for a container that is gone.
+      const exitFrame = encodeFrame(FRAME_EXIT, Buffer.from(String(exit.exitCode)));
+      for (const c of connections) c.end(exitFrame);
       server.close();
       events.done();
     };
