@@ -78,6 +78,8 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
         status('', 'v1', 'Pod'),
         { name: 'binding', kind: { group: '', version: 'v1', kind: 'Binding' }, verbs: ['create'] },
         { name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+        // The pod through which only spec.ephemeralContainers changes (kubectl debug; registry/core/pod/ephemeral-containers.ts).
+        { name: 'ephemeralcontainers', kind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
         // Served by the node's kubelet through the API server (registry/core/pod/streaming.ts).
         { name: 'attach', kind: { group: '', version: 'v1', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
         { name: 'exec', kind: { group: '', version: 'v1', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },

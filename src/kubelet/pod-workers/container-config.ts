@@ -119,6 +119,8 @@ export interface ContainerConfigInput {
   readonly envs: readonly KeyValue[];
   readonly mounts: readonly Mount[];
   readonly node: Node | undefined;
+  /** An ephemeral container's target (targetContainerName), running: its processes are shared (pid namespace TARGET). */
+  readonly targetContainerId?: string;
 }
 
 export function containerConfig(input: ContainerConfigInput): ContainerConfig {
@@ -156,7 +158,9 @@ export function containerConfig(input: ContainerConfigInput): ContainerConfig {
       ...(security?.readOnlyRootFilesystem === true ? { readonlyRootfs: true } : {}),
       namespaceOptions: {
         network: pod.spec?.hostNetwork === true ? 'NODE' : 'POD',
-        pid: pod.spec?.shareProcessNamespace === true ? 'POD' : pod.spec?.hostPID === true ? 'NODE' : 'CONTAINER',
+        ...(input.targetContainerId !== undefined
+          ? { pid: 'TARGET' as const, targetId: input.targetContainerId }
+          : { pid: pod.spec?.shareProcessNamespace === true ? ('POD' as const) : pod.spec?.hostPID === true ? ('NODE' as const) : ('CONTAINER' as const) }),
         ipc: pod.spec?.hostIPC === true ? 'NODE' : 'POD',
       },
     },

@@ -24,7 +24,7 @@ const sandbox = (state: PodSandboxStatus['state'] = 'SANDBOX_READY', attempt = 0
 });
 
 const container = (p: Pod, name: string, state: ContainerState, exitCode = 0, restartCount = 0): RuntimeContainer => {
-  const spec = [...(p.spec?.initContainers ?? []), ...(p.spec?.containers ?? [])].find((c) => c.name === name)!;
+  const spec = [...(p.spec?.initContainers ?? []), ...(p.spec?.containers ?? []), ...((p.spec?.ephemeralContainers ?? []) as NonNullable<Pod["spec"]>["containers"])].find((c) => c.name === name)!;
   return {
     id: `${name}-${clock}`,
     name,
@@ -55,6 +55,19 @@ const runtimePod = (sandboxes: PodSandboxStatus[], containers: RuntimeContainer[
 });
 
 describe('computePodActions', () => {
+  it('starts an ephemeral container once, in a running sandbox, even before initialization ends; never again after it exits', () => {
+    const debug = { name: 'dbg', image: 'busybox', targetContainerName: 'a' };
+    const p = pod({ ephemeralContainers: [debug], initContainers: [{ name: 'init', image: 'img' }] });
+    const fresh = computePodActions(p, runtimePod([], []));
+    assert.ok(fresh.createSandbox);
+    assert.deepEqual(fresh.ephemeralContainersToStart, [], 'not while the sandbox is being made');
+    const initializing = computePodActions(p, runtimePod([sandbox()], [container(p, 'init', 'CONTAINER_RUNNING')]));
+    assert.deepEqual(initializing.ephemeralContainersToStart.map((c) => c.name), ['dbg']);
+    const exited = computePodActions(p, runtimePod([sandbox()], [container(p, 'init', 'CONTAINER_EXITED'), container(p, 'dbg', 'CONTAINER_EXITED', 1)]));
+    assert.deepEqual(exited.ephemeralContainersToStart, []);
+    assert.deepEqual(exited.containersToStart.map((c) => c.name), ['a', 'b'], 'the pod goes on as if it had none');
+  });
+
   it('creates a sandbox and starts every container of a new pod', () => {
     const p = pod();
     const a = computePodActions(p, runtimePod([], []));

@@ -27,6 +27,8 @@ export interface PodActions {
   readonly initContainersToStart: readonly ContainerSpec[];
   readonly containersToStart: readonly ContainerSpec[];
   readonly containersToKill: readonly ContainerToKill[];
+  /** Ephemeral containers (kubectl debug) not started yet: each runs once and is never restarted. */
+  readonly ephemeralContainersToStart: readonly ContainerSpec[];
 }
 
 export const restartPolicyOf = (pod: Pod): 'Always' | 'OnFailure' | 'Never' => {
@@ -163,6 +165,7 @@ export function computePodActions(pod: Pod, runtimePod: RuntimePod, isStarted: (
     initContainersToStart: ContainerSpec[];
     containersToStart: ContainerSpec[];
     containersToKill: ContainerToKill[];
+    ephemeralContainersToStart: ContainerSpec[];
   } = {
     killPod: sandbox.create,
     createSandbox: sandbox.create,
@@ -171,6 +174,7 @@ export function computePodActions(pod: Pod, runtimePod: RuntimePod, isStarted: (
     initContainersToStart: [],
     containersToStart: [],
     containersToKill: [],
+    ephemeralContainersToStart: [],
   };
 
   if (sandbox.create) {
@@ -185,6 +189,11 @@ export function computePodActions(pod: Pod, runtimePod: RuntimePod, isStarted: (
     if (toStart.length === 0 && findNextInitContainerToRun(pod, runtimePod).done) return { ...actions, createSandbox: false };
     if (inits.length > 0) return { ...actions, initContainersToStart: [inits[0]!] };
     return { ...actions, containersToStart: toStart };
+  }
+
+  // In a running sandbox, even before initialization is done (so that a stuck init container can be debugged).
+  for (const ephemeral of pod.spec?.ephemeralContainers ?? []) {
+    if (latestContainer(runtimePod, ephemeral.name) === undefined) actions.ephemeralContainersToStart.push(ephemeral as ContainerSpec);
   }
 
   if (inits.some(isRestartableInit)) {

@@ -183,6 +183,8 @@ export class PodSyncer {
     const note = (at: number | undefined): void => {
       if (at !== undefined) retryAt = retryAt === undefined ? at : Math.min(retryAt, at);
     };
+    // Before init containers, as upstream: an ephemeral container can debug a pod stuck initializing.
+    for (const ephemeral of actions.ephemeralContainersToStart) note(await this.startContainer(state, ephemeral, context));
     for (const init of actions.initContainersToStart) {
       const result = await this.startContainer(state, init, context);
       note(result);
@@ -243,7 +245,18 @@ export class PodSyncer {
     }
     const latest = latestContainer(context.runtimePod, container.name);
     const restartCount = latest !== undefined ? latest.restartCount + 1 : await restartCountFromLogs(join(podLogsDirectory(this.options.logsDir, pod), container.name));
-    const config = containerConfig({ pod, container, restartCount, envs, mounts, node: this.options.node() });
+    // An ephemeral container with a target shares that container's processes (while it runs).
+    const targetName = (container as { targetContainerName?: string }).targetContainerName ?? '';
+    const target = targetName === '' ? undefined : latestContainer(context.runtimePod, targetName);
+    const config = containerConfig({
+      pod,
+      container,
+      restartCount,
+      envs,
+      mounts,
+      node: this.options.node(),
+      ...(target?.state === 'CONTAINER_RUNNING' ? { targetContainerId: target.id } : {}),
+    });
 
     let id: string;
     try {
@@ -415,7 +428,8 @@ export class PodSyncer {
 
   /** Keeps the newest exited container of each name (for `logs --previous`); older ones, and exited ones the spec no longer names, go. */
   private async pruneContainers(pod: Pod, runtimePod: RuntimePod): Promise<void> {
-    const names = new Set([...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name));
+    // An exited ephemeral container is kept too: gone from the runtime, it would be started again.
+    const names = new Set([...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c) => c.name));
     const keptExited = new Set<string>();
     for (const c of runtimePod.containers) {
       if (c.state !== 'CONTAINER_EXITED') continue;

@@ -97,13 +97,16 @@ export interface PortMapping {
 }
 
 /** CRI NamespaceMode: POD shares with the sandbox, CONTAINER is the container's own, NODE is the host's. */
-export type NamespaceMode = 'POD' | 'CONTAINER' | 'NODE';
+/** TARGET: the namespace of another container, `targetId` (an ephemeral container's targetContainerName). */
+export type NamespaceMode = 'POD' | 'CONTAINER' | 'NODE' | 'TARGET';
 
 export interface NamespaceOptions {
   readonly network: NamespaceMode;
   /** The kubelet sets CONTAINER unless shareProcessNamespace (CRI's default, POD, is not v1 semantics). */
   readonly pid: NamespaceMode;
   readonly ipc: NamespaceMode;
+  /** The container whose namespace a TARGET mode names. */
+  readonly targetId?: string;
 }
 
 export interface PodSandboxConfig {

@@ -13,7 +13,7 @@ import { formatTime } from '../../machinery/meta.js';
 import { isHostNetwork, sandboxChanged } from '../pod-workers/pod-actions.js';
 import { sandboxIPs, type RuntimePod } from '../pod-workers/runtime-pod.js';
 import { limitTerminationMessages } from '../pod-workers/termination-message.js';
-import type { Pod } from '../types.js';
+import type { ContainerSpec, Pod } from '../types.js';
 import { containersReadyCondition, initializedCondition, KUBELET_CONDITIONS, readyCondition, readyToStartContainersCondition } from './conditions.js';
 import { convertContainerStatuses, type StartFailure } from './container-statuses.js';
 import { podPhase, type PodPhase } from './pod-phase.js';
@@ -84,6 +84,16 @@ export function generatePodStatus(input: GenerateStatusInput): PodStatus {
     runtimeName: input.runtimeName,
     failures: input.failures,
   });
+  // Ephemeral containers as upstream reports them: like init containers (never restarted, in spec order), never ready.
+  const ephemeralContainerStatuses = convertContainerStatuses({
+    pod,
+    runtimePod,
+    previous: oldStatus.ephemeralContainerStatuses ?? [],
+    containers: (pod.spec?.ephemeralContainers ?? []) as ContainerSpec[],
+    isInit: true,
+    runtimeName: input.runtimeName,
+    failures: input.failures,
+  });
   setReadiness(containerStatuses, pod, input, false);
   setReadiness(initContainerStatuses, pod, input, true);
 
@@ -128,6 +138,7 @@ export function generatePodStatus(input: GenerateStatusInput): PodStatus {
   status.startTime = oldStatus.startTime ?? apiStatus.startTime ?? formatTime(now);
   if (initContainerStatuses.length > 0) status.initContainerStatuses = initContainerStatuses;
   status.containerStatuses = containerStatuses;
+  if (ephemeralContainerStatuses.length > 0) status.ephemeralContainerStatuses = ephemeralContainerStatuses;
   status.qosClass = podQOSClass(pod);
   if (apiStatus.nominatedNodeName !== undefined) status.nominatedNodeName = apiStatus.nominatedNodeName;
   limitTerminationMessages(pod, status);

@@ -127,6 +127,20 @@ describe('the kubelet on the cri runtime (containerd in a network namespace)', {
     await until("the forced pod's container removed (the pod is gone from the desired set)", async () => (await state(stubborn.get(FORCED)!)) === undefined, 30_000);
   });
 
+  it('kubectl debug --target runs an ephemeral container in the target container\'s process namespace', async () => {
+    await kubectl.ok('run', 'debug-target', '--image=busybox:1.35', '--restart=Never', '--command', '--', 'sleep', '3601');
+    await kubectl.ok('wait', '--for=condition=Ready', 'pod/debug-target', '--timeout=90s');
+    await kubectl.ok('debug', 'debug-target', '--image=busybox:1.35', '-c', 'dbg', '--target=debug-target', '--', 'ps');
+    const ephemeral = async (): Promise<string> => {
+      const pod = await pods.get('debug-target', { namespace: 'default' });
+      return Object.keys(pod.status?.ephemeralContainerStatuses?.find((s) => s.name === 'dbg')?.state ?? {})[0] ?? '';
+    };
+    await until('the ephemeral container to run and exit', async () => (await ephemeral()) === 'terminated');
+    // Its own pid namespace would show only its ps; the target's holds the sleep.
+    assert.match(await kubectl.ok('logs', 'debug-target', '-c', 'dbg'), /sleep 3601/);
+    await kubectl.ok('delete', 'pod', 'debug-target', '--grace-period=0', '--force');
+  });
+
   it('removes a pod cgroup under /kubepods whose pod it does not know, never one with a process in it', async () => {
     const orphan = randomUUID();
     const later = randomUUID();

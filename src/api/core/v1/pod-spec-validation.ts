@@ -11,6 +11,7 @@ import { validateLabelName, validateLabels } from '../../../machinery/validation
 import { inclusiveRangeError } from '../../../machinery/validation/messages.js';
 import { isDNS1123Subdomain, isValidLabelValue } from '../../../machinery/validation/names.js';
 import { validateContainers, validateDNS1123Label, validateInitContainers } from './container-validation.js';
+import { validateEphemeralContainers } from './ephemeral-containers.js';
 import { validateVolumes } from './volume-validation.js';
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -28,6 +29,7 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath): Fie
   const ctx = { volumes: volumes.names, restartPolicy: s.restartPolicy };
   errs.push(...validateContainers(s.containers, ctx, path.child('containers')));
   errs.push(...validateInitContainers(s.initContainers, s.containers, ctx, path.child('initContainers')));
+  errs.push(...validateEphemeralContainers(s.ephemeralContainers, s.containers, s.initContainers, ctx, path.child('ephemeralContainers')));
   errs.push(...validateRestartPolicy(s.restartPolicy, path.child('restartPolicy')));
   errs.push(...validateDNSPolicy(s.dnsPolicy, path.child('dnsPolicy')));
   errs.push(...validateLabels(s.nodeSelector, path.child('nodeSelector')));

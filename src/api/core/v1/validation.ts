@@ -12,6 +12,7 @@ import { validateAnnotations, validateLabels } from '../../../machinery/validati
 import { inclusiveRangeError } from '../../../machinery/validation/messages.js';
 import { isDNS1123Subdomain, isQualifiedName, validatePodName } from '../../../machinery/validation/names.js';
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMeta } from '../../../machinery/validation/object-meta.js';
+import { staticPodEphemeralError, validateEphemeralContainersChange } from './ephemeral-containers.js';
 import { validateOnlyAddedTolerations, validatePodSpec } from './pod-spec-validation.js';
 
 export { validatePodSpec, validateTolerations } from './pod-spec-validation.js';
@@ -37,6 +38,16 @@ export function validatePod(pod: Pod): FieldError[] {
 function validatePodMetadataAndSpec(pod: Pod): FieldError[] {
   const errs = validateObjectMeta(meta(pod), { namespaced: true, nameValidator: validatePodName });
   errs.push(...validatePodSpec(pod.spec, SPEC));
+  return errs;
+}
+
+/** Upstream's ValidatePodEphemeralContainersUpdate (pods/ephemeralcontainers): the new pod valid, its old ephemeral containers unchanged. */
+export function validatePodEphemeralContainersUpdate(pod: Pod, old: Pod): FieldError[] {
+  const staticPod = staticPodEphemeralError(old);
+  if (staticPod !== undefined) return [staticPod];
+  const errs = validateObjectMetaUpdate(meta(pod), meta(old));
+  errs.push(...validatePodMetadataAndSpec(pod));
+  errs.push(...validateEphemeralContainersChange(pod, old));
   return errs;
 }
 
@@ -165,6 +176,8 @@ export function validatePodStatusUpdate(pod: Pod, old: Pod): FieldError[] {
   const restartPolicy = old.spec?.restartPolicy ?? '';
   errs.push(...validateContainerStateTransition(pod.status?.containerStatuses, old.status?.containerStatuses, status.child('containerStatuses'), restartPolicy));
   errs.push(...validateContainerStateTransition(pod.status?.initContainerStatuses, old.status?.initContainerStatuses, status.child('initContainerStatuses'), restartPolicy));
+  // Ephemeral containers never restart.
+  errs.push(...validateContainerStateTransition(pod.status?.ephemeralContainerStatuses, old.status?.ephemeralContainerStatuses, status.child('ephemeralContainerStatuses'), 'Never'));
   errs.push(...validatePodIPs(pod.status));
   errs.push(...validateHostIPs(pod));
   return errs;

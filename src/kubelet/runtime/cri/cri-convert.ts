@@ -29,6 +29,7 @@ export interface WireNamespaceOption {
   network: NamespaceMode;
   pid: NamespaceMode;
   ipc: NamespaceMode;
+  target_id?: string;
 }
 export interface WirePodSandboxMetadata {
   name: string;
@@ -134,7 +135,7 @@ function fromMetadata(m: WirePodSandboxMetadata | null): PodSandboxMetadata {
 }
 
 function toNamespaceOption(o: NamespaceOptions): WireNamespaceOption {
-  return { network: o.network, pid: o.pid, ipc: o.ipc };
+  return { network: o.network, pid: o.pid, ipc: o.ipc, ...(o.targetId !== undefined ? { target_id: o.targetId } : {}) };
 }
 
 /**

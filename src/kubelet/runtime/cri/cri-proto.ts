@@ -54,6 +54,7 @@ enum NamespaceMode {
   POD = 0;
   CONTAINER = 1;
   NODE = 2;
+  TARGET = 3;
 }
 
 enum PodSandboxState {
@@ -100,6 +101,7 @@ message NamespaceOption {
   NamespaceMode network = 1;
   NamespaceMode pid = 2;
   NamespaceMode ipc = 3;
+  string target_id = 4;
 }
 
 message PodSandboxMetadata {

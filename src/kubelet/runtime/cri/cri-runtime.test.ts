@@ -164,7 +164,7 @@ describe('cri runtime (against a fake CRI server)', () => {
     assert.deepEqual(sent.config.port_mappings, [{ protocol: 'TCP', container_port: 80, host_port: 8080, host_ip: '' }]);
     assert.deepEqual(sent.config.linux, {
       cgroup_parent: '/kubepods/besteffort/podu1',
-      security_context: { namespace_options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } },
+      security_context: { namespace_options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD', target_id: '' } },
       sysctls: { 'net.ipv4.ip_unprivileged_port_start': '0' },
     });
     await rt.runPodSandbox(sandboxConfig({ linux: { namespaceOptions: { network: 'NODE', pid: 'CONTAINER', ipc: 'POD' } } }));
@@ -196,11 +196,11 @@ describe('cri runtime (against a fake CRI server)', () => {
     assert.equal(sent.config.log_path, 'main/2.log');
     assert.deepEqual(sent.config.linux, {
       resources: { cpu_period: '100000', cpu_quota: '50000', cpu_shares: '512', memory_limit_in_bytes: '67108864', oom_score_adj: '1000' },
-      security_context: { privileged: false, namespace_options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' }, run_as_user: { value: '1000' }, run_as_group: null, readonly_rootfs: false },
+      security_context: { privileged: false, namespace_options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD', target_id: '' }, run_as_user: { value: '1000' }, run_as_group: null, readonly_rootfs: false },
     });
     await rt.createContainer('s1', containerConfig({ linux: {} }), sandboxConfig({ linux: { namespaceOptions: { network: 'NODE', pid: 'CONTAINER', ipc: 'POD' } } }));
     const host = last('CreateContainer') as { config: { linux: { security_context: { namespace_options: unknown } } } };
-    assert.deepEqual(host.config.linux.security_context.namespace_options, { network: 'NODE', pid: 'CONTAINER', ipc: 'POD' });
+    assert.deepEqual(host.config.linux.security_context.namespace_options, { network: 'NODE', pid: 'CONTAINER', ipc: 'POD', target_id: '' });
   });
 
   it('reads container status and lists', async () => {

@@ -17,6 +17,7 @@ import { validatePodName } from '../../../../machinery/validation/names.js';
 import type { ResourceDefinition } from '../../definition.js';
 import type { GracePeriodPolicy } from '../../generic/store.js';
 import { bindingHandlers } from './binding.js';
+import { podEphemeralContainersStrategy } from './ephemeral-containers.js';
 import { evictionHandlers } from './eviction.js';
 import { podTable } from './table.js';
 import { newWorkloadStrategy } from './workload-strategy.js';
@@ -99,4 +100,5 @@ export const podDefinition: ResourceDefinition = {
   validateName: validatePodName,
   gracePeriod: podGracePeriod,
   subresourceHandlers: { binding: bindingHandlers, eviction: evictionHandlers },
+  subresourceStrategies: { ephemeralcontainers: podEphemeralContainersStrategy(podStrategy) },
 };
