@@ -167,7 +167,8 @@ describe('termination messages on the process runtime', () => {
   it('falls back to the last log lines with FallbackToLogsOnError when the container failed without writing', async () => {
     const h = newHarness();
     harnesses.push(h);
-    await h.createPod(withPath(shellPod('logs', 'echo first; echo second >&2; exit 2', { restartPolicy: 'Never' }), 'FallbackToLogsOnError'));
+    // One stream: lines on stdout and stderr come through two pipes, in no fixed order.
+    await h.createPod(withPath(shellPod('logs', 'echo first >&2; echo second >&2; exit 2', { restartPolicy: 'Never' }), 'FallbackToLogsOnError'));
     await waitFor(async () => (await statusOf(h, 'logs'))?.state?.terminated !== undefined, WAIT);
     assert.equal((await statusOf(h, 'logs'))!.state!.terminated!.message, 'first\nsecond\n');
   });
