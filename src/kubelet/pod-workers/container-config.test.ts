@@ -51,6 +51,15 @@ describe('container config', () => {
     );
   });
 
+  it("puts an ephemeral container with a running target in that container's pid namespace (CRI TARGET), others in their own", () => {
+    const debug = { name: 'dbg', image: 'busybox:1.35' };
+    const p = pod({ containers: [{ name: 'app' }] });
+    const targeted = containerConfig({ pod: p, container: debug, restartCount: 0, envs: [], mounts: [], node: undefined, targetContainerId: 'c-123' });
+    assert.deepEqual(targeted.linux?.namespaceOptions, { network: 'POD', pid: 'TARGET', targetId: 'c-123', ipc: 'POD' });
+    const alone = containerConfig({ pod: p, container: debug, restartCount: 0, envs: [], mounts: [], node: undefined });
+    assert.deepEqual(alone.linux?.namespaceOptions, { network: 'POD', pid: 'CONTAINER', ipc: 'POD' });
+  });
+
   it('takes the grace period from the deletion, else the spec, else 30 s', () => {
     assert.equal(podGracePeriodSeconds(pod({})), 30);
     assert.equal(podGracePeriodSeconds(pod({ terminationGracePeriodSeconds: 5 })), 5);

@@ -4,7 +4,7 @@ import type { EphemeralContainer, Pod } from 'kubernetes-types/core/v1.js';
 import { formatFieldError } from '../../../machinery/field-errors.js';
 import { applyPodAdmissionDefaults } from './admission-defaults.js';
 import { defaultPod } from './defaults.js';
-import { validatePodEphemeralContainersUpdate, validatePodUpdate } from './validation.js';
+import { validatePodEphemeralContainersUpdate, validatePodStatusUpdate, validatePodUpdate } from './validation.js';
 
 /** A stored, defaulted pod with one container `app` (and an init container `setup`). */
 function storedPod(ephemeral: EphemeralContainer[] = [], annotations?: Record<string, string>): Pod {
@@ -80,6 +80,15 @@ describe('ephemeral containers (pods/ephemeralcontainers)', () => {
 
   it("refuses any on a static pod's mirror", () => {
     assert.deepEqual(update([], [debuggerContainer()], { 'kubernetes.io/config.mirror': 'abc' }), [': Forbidden: static pods do not support ephemeral containers']);
+  });
+
+  it('keeps a terminated ephemeral container terminated in status updates, whatever the restart policy', () => {
+    const old = storedPod([debuggerContainer('a')]);
+    (old as { status?: unknown }).status = { phase: 'Running', ephemeralContainerStatuses: [{ name: 'a', image: 'busybox:1.35', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0 } } }] };
+    const next = structuredClone(old);
+    next.status!.ephemeralContainerStatuses![0]!.state = { running: { startedAt: '2024-01-01T00:00:01Z' } };
+    assert.equal(old.spec?.restartPolicy, 'Always');
+    assert.deepEqual(validatePodStatusUpdate(next, old).map(formatFieldError), ['status.ephemeralContainerStatuses[0].state: Forbidden: may not be transitioned to non-terminated state']);
   });
 
   it('cannot come through an ordinary update of the pod', () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,8 @@ import { RuntimeError, type ContainerConfig, type PodSandboxConfig, type Runtime
 import { eventually, runRuntimeConformance } from '../testing/conformance.js';
 import { newProcessRuntime, TERMINATION_MESSAGE_PATH_ENV, withTerminationMessageEnv, type ProcessRuntimeOptions } from './process-runtime.js';
 import { isAlive } from './pid-alive.js';
-import { containersDir, readJsonIfExists, shimStateFile, type ShimState } from './state-files.js';
+import { FRAME_EXIT, FrameDecoder } from './shim-protocol.js';
+import { attachSocketPath, containersDir, readJsonIfExists, shimStateFile, type ShimState } from './state-files.js';
 
 /** Kills every shim and container process recorded under stateDir (the `after` of each test here). */
 function killEverything(stateDir: string): void {
@@ -205,6 +207,28 @@ describe('process runtime', () => {
     const base = getPriority();
     assert.equal(await niceOf(2, 'best-effort'), Math.max(19, base));
     assert.equal(await niceOf(1024, 'one-cpu'), base);
+  });
+
+  it('gives an attach connection whose header never came the exit code and its end when the container stops', async () => {
+    const { root, rt } = fresh();
+    const sc = sandbox(root);
+    const sb = await rt.runPodSandbox(sc);
+    const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
+    await rt.startContainer(id);
+    // Connected, header not sent: the shim does not count it as an attach client yet.
+    const socket = connect(attachSocketPath(id));
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const exitCodes: number[] = [];
+    const decoder = new FrameDecoder((type, payload) => {
+      if (type === FRAME_EXIT) exitCodes.push(Number(payload.toString('utf8')));
+    });
+    socket.on('data', (c: Buffer) => decoder.push(c));
+    const ended = new Promise<void>((resolve) => socket.once('end', resolve));
+    await rt.stopContainer(id, 0);
+    const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the shim never ended the connection')), 10_000).unref());
+    await Promise.race([ended, deadline]);
+    socket.destroy();
+    assert.deepEqual(exitCodes, [137]);
   });
 
   it('reports a container whose shim was killed as exited', async () => {
