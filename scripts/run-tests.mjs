@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every compiled *.test.js under dist/src and dist/test with node's test
+// Runs every compiled *.test.js under dist/src, dist/bench and dist/test with node's test
 // runner (Node 20's --test does not expand globs, so we collect the files here).
 // Extra arguments filter the files by substring: `node scripts/run-tests.mjs storage/`.
 //
@@ -8,7 +8,7 @@
 // other slot idles. K8TS_TEST_CONCURRENCY sets how many processes run at once
 // (default 2). A table of the slowest files closes the run.
 //
-// Unit test files (dist/src) run in batches, several files to one process:
+// Unit test files (dist/src, dist/bench) run in batches, several files to one process:
 // a node process and its module graph cost about as much as a typical unit
 // file's tests, and there are hundreds of them. Each file of a batch runs as
 // a suite of its own, named by its path (its top-level hooks stay inside that
@@ -23,7 +23,7 @@ import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writ
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const roots = ['dist/src', 'dist/test'];
+const roots = ['dist/src', 'dist/bench', 'dist/test'];
 const filters = process.argv.slice(2);
 const positiveInteger = (name, fallback) => {
   const value = Number(process.env[name] ?? fallback);
@@ -52,7 +52,7 @@ function collect(dir, out) {
 }
 
 const isEndToEnd = (path) => relative('.', path).startsWith(join('dist', 'test', 'e2e'));
-const isUnit = (path) => relative('.', path).startsWith(join('dist', 'src'));
+const isUnit = (path) => relative('.', path).startsWith(join('dist', 'src')) || relative('.', path).startsWith(join('dist', 'bench'));
 const files = roots
   .flatMap((root) => collect(root, []))
   .filter((f) => filters.length === 0 || filters.some((s) => relative('.', f).includes(s)))

@@ -19,6 +19,9 @@
  *   apply_to_all_in_endpoints_ms_*  … to the last pod listed as a ready endpoint
  *   {scheduled,running,ready,endpoints}_{p50,p99}_ms_*  each step per pod: created→scheduled (control plane),
  *     scheduled→running and running→ready (node), ready→in endpoints (endpoint slice controller)
+ *   cpu_s_{GROUP}_*                 CPU seconds each group of processes used from apply to the last pod in endpoints
+ *     (cpu-accounting.ts: apiserver, kubelet, containers, …, other), and cpu_s_machine_* all the machine's busy time:
+ *     on a machine the bench saturates, the makespan follows that total
  */
 import { join } from 'node:path';
 import { hostname } from 'node:os';
@@ -31,6 +34,7 @@ import { Journey } from '../../test/e2e/journey/testing/journey-steps.js';
 import { hostServiceClient } from '../../test/e2e/journey/testing/service-client.js';
 import { stepPercentiles } from '../../test/e2e/journey/testing/stages.js';
 import { machineDescription, printResults, round, writeResults } from '../common/stats.js';
+import { cpuSecondsBetween, cpuSnapshot } from './cpu-accounting.js';
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -85,7 +89,9 @@ async function measure(runtime: Runtime): Promise<Record<string, number>> {
     journey = new Journey({ kubectl, manifest, ...names, auditLog: server.auditLog, client: hostServiceClient(), print: (line) => progress(line) });
     await journey.watch();
     progress(`${runtime}: kubectl apply of ${REPLICAS} replicas`);
+    const cpuBefore = cpuSnapshot();
     const tracker = await journey.apply({ nodes: [], timeoutMs: 300_000, settle: false });
+    const cpuAfter = cpuSnapshot();
     const pods = journey.current().map((p) => p.metadata?.name ?? '');
     const perNode = nodes.map((node) => `${node}: ${journey!.current().filter((p) => p.spec?.nodeName === node).length}`);
     progress(`${runtime}: pods per node ${perNode.join(', ')}`);
@@ -95,6 +101,9 @@ async function measure(runtime: Runtime): Promise<Record<string, number>> {
       [`apply_to_all_in_endpoints_ms_${runtime}`]: tracker.allReached(pods, 'endpoints') ?? Number.NaN,
     };
     for (const [key, value] of Object.entries(steps)) results[`${key}_ms_${runtime}`] = round(value, 1);
+    if (cpuBefore !== undefined && cpuAfter !== undefined) {
+      for (const [group, seconds] of Object.entries(cpuSecondsBetween(cpuBefore, cpuAfter))) results[`cpu_s_${group.replaceAll('-', '_')}_${runtime}`] = round(seconds, 2);
+    }
     progress(`${runtime}: deleting`);
     // Cleaning up is not measured: a slow garbage collection on a loaded machine must not lose the figures.
     await journey.deleteAll().catch((e: unknown) => progress(`${runtime}: cleaning up: ${e instanceof Error ? e.message : String(e)}`));
