@@ -79,6 +79,28 @@ describe('event recorder', () => {
     assert.equal((await listEvents(client, 'prod')).length, 3, 'after ten minutes of quiet, a new Event');
   });
 
+  it('names the part of the object in involvedObject.fieldPath, and counts Events about different parts apart', async () => {
+    const client = newFakeClient();
+    const sink = newEventRecorderFactory(client, { host: 'node-a' });
+    const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'prod', uid: 'u-3', resourceVersion: '9' } };
+    const r = sink.recorderFor('kubelet');
+    r.event(pod, 'Warning', 'BackOff', 'Back-off', { fieldPath: 'spec.containers{a}' });
+    r.event(pod, 'Warning', 'BackOff', 'Back-off', { fieldPath: 'spec.containers{b}' });
+    r.event(pod, 'Warning', 'BackOff', 'Back-off', { fieldPath: 'spec.containers{a}' });
+    r.event(pod, 'Warning', 'FailedMount', 'no volume');
+    await sink.flush();
+    const events = await listEvents(client, 'prod');
+    assert.deepEqual(
+      events.map((e) => [e.involvedObject.fieldPath, e.reason, e.count]).sort(),
+      [
+        ['spec.containers{a}', 'BackOff', 2],
+        ['spec.containers{b}', 'BackOff', 1],
+        [undefined, 'FailedMount', 1],
+      ].sort(),
+    );
+    assert.deepEqual(events.find((e) => e.reason === 'FailedMount')!.involvedObject, { kind: 'Pod', namespace: 'prod', name: 'web', uid: 'u-3', apiVersion: 'v1', resourceVersion: '9' });
+  });
+
   it('creates the Event again when the one it counted on is gone', async () => {
     const client = newFakeClient();
     const sink = newEventRecorderFactory(client);

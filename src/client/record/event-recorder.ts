@@ -59,7 +59,7 @@ interface Seen {
   lastAt: number;
 }
 
-export function involvedObjectOf(object: KubeObject): ObjectReference {
+export function involvedObjectOf(object: KubeObject, fieldPath?: string): ObjectReference {
   const m = object.metadata;
   const ref: ObjectReference = {};
   if (object.kind !== undefined) ref.kind = object.kind;
@@ -68,6 +68,7 @@ export function involvedObjectOf(object: KubeObject): ObjectReference {
   if (m.uid !== undefined) ref.uid = m.uid;
   if (object.apiVersion !== undefined) ref.apiVersion = object.apiVersion;
   if (m.resourceVersion !== undefined) ref.resourceVersion = m.resourceVersion;
+  if (fieldPath !== undefined && fieldPath !== '') ref.fieldPath = fieldPath;
   return ref;
 }
 
@@ -90,7 +91,7 @@ export function newEventRecorderFactory(client: Client, options: EventRecorderOp
   const uniqueSuffix = (at: number): string => (BigInt(at) * 1_000_000n + BigInt(sequence++ % 1_000_000)).toString(16);
 
   const keyOf = (p: Pending): string =>
-    JSON.stringify([p.component, host, p.involved.kind, p.involved.apiVersion, p.involved.namespace, p.involved.name, p.involved.uid, p.type, p.reason, p.message]);
+    JSON.stringify([p.component, host, p.involved.kind, p.involved.apiVersion, p.involved.namespace, p.involved.name, p.involved.uid, p.involved.fieldPath, p.type, p.reason, p.message]);
 
   const remember = (key: string, entry: Seen): void => {
     seen.delete(key);
@@ -182,9 +183,9 @@ export function newEventRecorderFactory(client: Client, options: EventRecorderOp
   return {
     recorderFor(component: string): EventRecorder {
       return {
-        event(object, type, reason, message): void {
+        event(object, type, reason, message, options): void {
           try {
-            enqueue({ component, involved: involvedObjectOf(object), type, reason, message, at: now() });
+            enqueue({ component, involved: involvedObjectOf(object, options?.fieldPath), type, reason, message, at: now() });
           } catch (e: unknown) {
             log?.warn({ err: e, reason }, 'unable to record event');
           }

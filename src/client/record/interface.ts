@@ -11,8 +11,15 @@ import type { KubeObject } from '../../machinery/meta.js';
 export type EventType = 'Normal' | 'Warning';
 
 export interface EventRecorder {
-  /** reason: upstream's CamelCase reason (`SuccessfulCreate`); message: sentence, upstream's wording where it has one. */
-  event(object: KubeObject, type: EventType, reason: string, message: string): void;
+  /**
+   * reason: upstream's CamelCase reason (`SuccessfulCreate`); message: sentence, upstream's wording where it has one;
+   * options.fieldPath: the part of the object the Event is about (involvedObject.fieldPath, e.g. `spec.containers{web}`).
+   */
+  event(object: KubeObject, type: EventType, reason: string, message: string, options?: EventOptions): void;
+}
+
+export interface EventOptions {
+  readonly fieldPath?: string | undefined;
 }
 
 export interface EventRecorderFactory {

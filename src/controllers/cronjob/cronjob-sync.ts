@@ -100,10 +100,10 @@ export function newCronJobSyncer(deps: CronJobSyncerDeps): (key: string) => Prom
   return async (key) => {
     const cached = deps.cronJobs.get(key);
     if (cached === undefined) return;
-    const cronJob = deepCopy(cached);
+    let cronJob = deepCopy(cached);
     const namespace = cronJob.metadata.namespace ?? '';
-    const status = (cronJob.status ??= {});
-    const original = deepCopy(status);
+    let status = (cronJob.status ??= {});
+    let original = deepCopy(status);
     const jobs = deps.jobs.byIndex(CONTROLLER_UID_INDEX, cronJob.metadata.uid ?? '');
     const nowMs = now();
     let requeueAfterMs: number | undefined;
@@ -115,6 +115,18 @@ export function newCronJobSyncer(deps: CronJobSyncerDeps): (key: string) => Prom
       status.active = active().filter((r) => r.uid !== uid);
     };
     const childUids = new Set(jobs.map((j) => j.metadata.uid));
+    // A running Job of ours missing from status.active: the cache may hold the CronJob from
+    // before the status write that listed it (a Job just created). Read the CronJob afresh, as
+    // upstream does, before calling such a Job unexpected.
+    const unlisted = jobs.filter((j) => !inActive(j.metadata.uid) && finishedCondition(j) === undefined).map((j) => j.metadata.uid);
+    if (unlisted.length > 0) {
+      const fresh = await cronJobsClient.get(cronJob.metadata.name ?? '', { namespace });
+      if (fresh.metadata.uid === cronJob.metadata.uid && (fresh.status?.active ?? []).some((r) => unlisted.includes(r.uid))) {
+        cronJob = deepCopy(fresh);
+        status = cronJob.status ??= {};
+        original = deepCopy(status);
+      }
+    }
     for (const job of jobs) {
       const finished = finishedCondition(job);
       if (!inActive(job.metadata.uid) && finished === undefined) {

@@ -40,11 +40,17 @@ export interface EndpointsSyncerDeps {
 export function newEndpointsSyncer(deps: EndpointsSyncerDeps): (key: string) => Promise<void> {
   const tracker = deps.tracker ?? new TriggerTimeTracker();
   const endpointsClient = deps.client.resource<EndpointsObject>(ENDPOINTS);
+  // Upstream's staleEndpointsTracker: the resourceVersion each Endpoints had when this controller last
+  // updated it. Seeing that version in the cache again means the cache has not caught up with the
+  // update: writing from it would only fail with a conflict (and a FailedToUpdateEndpoint Event), so
+  // the sync is retried later instead.
+  const staleVersions = new Map<string, string>();
   return async (key) => {
     const { namespace, name } = splitObjectKey(key);
     const service = deps.services.get(key);
     if (service === undefined) {
       tracker.forget(key);
+      staleVersions.delete(key);
       if (deps.endpoints.get(key)?.metadata.annotations?.[LEADER_ELECTION_ANNOTATION] !== undefined) return;
       try {
         await endpointsClient.delete(name, { namespace });
@@ -60,6 +66,9 @@ export function newEndpointsSyncer(deps: EndpointsSyncerDeps): (key: string) => 
     const { subsets } = computeEndpointSubsets(service, selected);
 
     const current = deps.endpoints.get(key);
+    if (current !== undefined && staleVersions.get(key) === current.metadata.resourceVersion) {
+      throw new Error(`endpoints informer cache is out of date, resource version ${current.metadata.resourceVersion ?? ''} already processed for endpoints ${key}`);
+    }
     const serviceLabels = service.metadata.labels ?? {};
     if (current !== undefined) {
       const { [HEADLESS_SERVICE_LABEL]: _headless, ...compareLabels } = current.metadata.labels ?? {};
@@ -80,7 +89,10 @@ export function newEndpointsSyncer(deps: EndpointsSyncerDeps): (key: string) => 
     next.metadata.annotations = annotations;
     try {
       if (current === undefined) await endpointsClient.create(next, { namespace });
-      else await endpointsClient.update(next, { namespace });
+      else {
+        await endpointsClient.update(next, { namespace });
+        staleVersions.set(key, current.metadata.resourceVersion ?? '');
+      }
     } catch (e: unknown) {
       if (current === undefined && isForbidden(e) && hasCause(e, NAMESPACE_TERMINATING_CAUSE)) return;
       const message = e instanceof Error ? e.message : String(e);

@@ -16,7 +16,8 @@ describe('node events', () => {
     const events: string[] = [];
     const recorder: EventRecorder = { event: (o, type, reason, message) => void events.push(`${o.kind}/${o.metadata.name}/${o.metadata.uid} ${type} ${reason}: ${message}`) };
     recordConditionEvents(recorder, 'node-a', status('False'), undefined);
-    assert.deepEqual(events, ['Node/node-a/node-a Normal NodeHasSufficientMemory: Node node-a status is now: NodeHasSufficientMemory', 'Node/node-a/node-a Normal NodeNotReady: Node node-a status is now: NodeNotReady']);
+    // The first Ready condition is no change: upstream records no NodeNotReady (nor NodeReady) for it.
+    assert.deepEqual(events, ['Node/node-a/node-a Normal NodeHasSufficientMemory: Node node-a status is now: NodeHasSufficientMemory']);
     events.length = 0;
     recordConditionEvents(recorder, 'node-a', status('False'), status('False'));
     assert.deepEqual(events, []);

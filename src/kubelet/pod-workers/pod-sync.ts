@@ -20,6 +20,7 @@ import { VolumeError } from '../volumes/interface.js';
 import { backoffKey, ContainerBackoff } from './backoff.js';
 import { containerConfig, podGracePeriodSeconds } from './container-config.js';
 import { hashContainer } from './container-hash.js';
+import { containerFieldPath } from './container-ref.js';
 import { EVENT, WAITING } from './events.js';
 import type { PodWorkersOptions } from './interface.js';
 import { formatPod, runLifecycleHandler } from './lifecycle-hooks.js';
@@ -198,9 +199,10 @@ export class PodSyncer {
   /** Starts one container; undefined when it started, else when to try again. */
   private async startContainer(state: PodState, container: ContainerSpec, context: StartContext): Promise<number | undefined> {
     const pod = state.pod;
+    const about = { fieldPath: containerFieldPath(pod, container.name) };
     const fail = (reason: string, message: string, event?: { reason: string; message: string }): number => {
       state.failures.set(container.name, { reason, message });
-      if (event !== undefined) this.options.events.event(pod, 'Warning', event.reason, event.message);
+      if (event !== undefined) this.options.events.event(pod, 'Warning', event.reason, event.message, about);
       return this.retryAt();
     };
 
@@ -210,7 +212,7 @@ export class PodSyncer {
     if (exited !== undefined) {
       const finishedMs = nanosToMs(exited.finishedAt);
       if (this.backoff.isInBackOffSince(key, finishedMs)) {
-        this.options.events.event(pod, 'Warning', EVENT.backOff, `Back-off restarting failed container ${container.name} in pod ${formatPod(pod)}`);
+        this.options.events.event(pod, 'Warning', EVENT.backOff, `Back-off restarting failed container ${container.name} in pod ${formatPod(pod)}`, about);
         state.failures.set(container.name, {
           reason: WAITING.crashLoopBackOff,
           message: `back-off ${this.backoff.describe(key)} restarting failed container=${container.name} pod=${formatPod(pod)}`,
@@ -226,7 +228,7 @@ export class PodSyncer {
     if (present === undefined && this.options.runtime.name !== 'process') {
       return fail(WAITING.errImageNeverPull, neverPull, { reason: EVENT.errImageNeverPull, message: neverPull });
     }
-    if (present !== undefined) this.options.events.event(pod, 'Normal', EVENT.pulled, `Container image "${image}" already present on machine`);
+    if (present !== undefined) this.options.events.event(pod, 'Normal', EVENT.pulled, `Container image "${image}" already present on machine`, about);
 
     let envs;
     try {
@@ -271,15 +273,16 @@ export class PodSyncer {
         'Warning',
         EVENT.imageNotPresent,
         `Container image "${image}" is not present on this node: container ${container.name} runs the host's executables instead (import the image, e.g. k8ts image build busybox)`,
+        about,
       );
     }
-    this.options.events.event(pod, 'Normal', EVENT.created, `Created container: ${container.name}`);
+    this.options.events.event(pod, 'Normal', EVENT.created, `Created container: ${container.name}`, about);
     try {
       await this.runtime.startContainer(id);
     } catch (e: unknown) {
       return fail(WAITING.runContainerError, `failed to start container "${id}": ${errorMessage(e)}`, { reason: EVENT.failed, message: `Error: ${errorMessage(e)}` });
     }
-    this.options.events.event(pod, 'Normal', EVENT.started, `Started container ${container.name}`);
+    this.options.events.event(pod, 'Normal', EVENT.started, `Started container ${container.name}`, about);
     state.failures.delete(container.name);
 
     const postStart = container.lifecycle?.postStart;
@@ -289,7 +292,7 @@ export class PodSyncer {
         await runLifecycleHandler(postStart, { runtime: this.runtime, pod, container, containerId: id, podIP, timeoutSeconds: podGracePeriodSeconds(pod) || 30 });
       } catch (e: unknown) {
         const message = errorMessage(e);
-        this.options.events.event(pod, 'Warning', EVENT.failedPostStartHook, message);
+        this.options.events.event(pod, 'Warning', EVENT.failedPostStartHook, message, about);
         await this.killContainer(state, container.name, id, { message: 'FailedPostStartHook' });
         state.failures.set(container.name, { reason: WAITING.postStartHookError, message });
         return this.retryAt();
@@ -306,7 +309,8 @@ export class PodSyncer {
     const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name);
     let grace = options.gracePeriodOverride ?? podGracePeriodSeconds(pod);
     let forced = options.gracePeriodOverride !== undefined;
-    this.options.events.event(pod, 'Normal', EVENT.killing, options.message ?? `Stopping container ${name}`);
+    const about = { fieldPath: containerFieldPath(pod, name) };
+    this.options.events.event(pod, 'Normal', EVENT.killing, options.message ?? `Stopping container ${name}`, about);
     const kill = this.trackKill(state.uid, options.gracePeriodOverride ?? Math.max(grace, MINIMUM_GRACE_SECONDS));
     try {
       const preStop = spec?.lifecycle?.preStop;
@@ -314,7 +318,7 @@ export class PodSyncer {
         const started = Date.now();
         const podIP = (this.statuses.getPodStatus(state.uid)?.podIP ?? pod.status?.podIP) || (this.options.nodeIPs[0] ?? '127.0.0.1');
         const hook = runLifecycleHandler(preStop, { runtime: this.runtime, pod, container: spec, containerId: id, podIP, timeoutSeconds: grace }).catch((e: unknown) => {
-          this.options.events.event(pod, 'Warning', EVENT.failedPreStopHook, errorMessage(e));
+          this.options.events.event(pod, 'Warning', EVENT.failedPreStopHook, errorMessage(e), about);
         });
         let timer: NodeJS.Timeout | undefined;
         const shortened = await Promise.race([hook, new Promise<void>((resolve) => (timer = setTimeout(resolve, grace * 1000))), kill.shortened()]);

@@ -73,6 +73,8 @@ describe('pod workers on the process runtime', () => {
     assert.equal(h.client.actionsOf('update', 'pods/status').length, 0);
     const reasons = h.events.filter((e) => e.pod === 'web').map((e) => e.reason);
     assert.ok(reasons.includes('Created') && reasons.includes('Started'), reasons.join(','));
+    // As upstream's kubelet: the container Events name the container (kubectl get events -o wide: SUBOBJECT).
+    for (const e of h.events.filter((e) => e.pod === 'web' && (e.reason === 'Created' || e.reason === 'Started'))) assert.equal(e.fieldPath, 'spec.containers{main}');
     assert.ok(h.probes.started.some((s) => s.name === 'main' && s.podIP === pod.status?.podIP));
 
     // A status that does not change is not written again.
@@ -207,7 +209,7 @@ describe('pod workers on the process runtime', () => {
     const statusPatches = h.client.actionsOf('patch', 'pods/status').filter((a) => a.name === 'graceful');
     const last = statusPatches[statusPatches.length - 1]!.body as { status: { containerStatuses?: ContainerStatus[]; phase?: string } };
     assert.equal(last.status.containerStatuses?.[0]?.state?.terminated?.exitCode, 0);
-    assert.ok(h.events.some((e) => e.pod === 'graceful' && e.reason === 'Killing' && e.message === 'Stopping container main'));
+    assert.ok(h.events.some((e) => e.pod === 'graceful' && e.reason === 'Killing' && e.message === 'Stopping container main' && e.fieldPath === 'spec.containers{main}'));
     // Then the pod is gone from the desired set: its sandbox is removed.
     await waitFor(async () => (await h.runtime.runtime.listPodSandbox({ labelSelector: { [POD_UID_LABEL]: uid } })).length === 0, WAIT);
   });

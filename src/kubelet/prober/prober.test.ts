@@ -8,7 +8,7 @@ import { exitWith, newFakeRuntime } from './testing/fake-runtime.js';
 import { newRecordingEvents } from './testing/recording-events.js';
 import { startHttpServer, type RunningServer } from './testing/test-servers.js';
 
-const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', uid: 'uid-1' }, spec: { containers: [] } };
+const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', uid: 'uid-1' }, spec: { containers: [{ name: 'app' }] } };
 
 describe('prober', () => {
   let server: RunningServer;
@@ -39,7 +39,7 @@ describe('prober', () => {
     return { runtime, events, prober: newProber({ runtime, events }), target };
   };
 
-  it('records Unhealthy with the output on failure, nothing on success', async () => {
+  it('records Unhealthy with the output on failure, about the container (spec.containers{app}), nothing on success', async () => {
     const { prober, events, target } = setup();
     const http = (path: string): Probe => ({ httpGet: { path, port: server.port } });
     assert.equal(await prober.probe('liveness', http('/ok'), target(), 1000), 'success');
@@ -47,8 +47,8 @@ describe('prober', () => {
     assert.equal(await prober.probe('liveness', http('/bad'), target(), 1000), 'failure');
     assert.equal(await prober.probe('readiness', http('/bad'), target(), 1000), 'failure');
     assert.deepEqual(events.events, [
-      { pod: 'web', type: 'Warning', reason: 'Unhealthy', message: 'Liveness probe failed: HTTP probe failed with statuscode: 500' },
-      { pod: 'web', type: 'Warning', reason: 'Unhealthy', message: 'Readiness probe failed: HTTP probe failed with statuscode: 500' },
+      { pod: 'web', type: 'Warning', reason: 'Unhealthy', message: 'Liveness probe failed: HTTP probe failed with statuscode: 500', fieldPath: 'spec.containers{app}' },
+      { pod: 'web', type: 'Warning', reason: 'Unhealthy', message: 'Readiness probe failed: HTTP probe failed with statuscode: 500', fieldPath: 'spec.containers{app}' },
     ]);
   });
 
@@ -56,7 +56,7 @@ describe('prober', () => {
     const { prober, events, target } = setup();
     assert.equal(await prober.probe('startup', { httpGet: { path: '/redirect', port: server.port } }, target(), 1000), 'success');
     assert.deepEqual(events.events, [
-      { pod: 'web', type: 'Warning', reason: 'ProbeWarning', message: 'Startup probe warning: Probe terminated redirects, Response body: moved' },
+      { pod: 'web', type: 'Warning', reason: 'ProbeWarning', message: 'Startup probe warning: Probe terminated redirects, Response body: moved', fieldPath: 'spec.containers{app}' },
     ]);
   });
 

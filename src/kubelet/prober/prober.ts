@@ -1,7 +1,7 @@
 /**
  * One probe of one container, as upstream's prober.probe: run the handler
  * the Probe names (retrying up to 3 times while it cannot run at all),
- * record upstream's events on the pod — Warning `Unhealthy` "Liveness probe
+ * record upstream's events on the container (involvedObject.fieldPath) — Warning `Unhealthy` "Liveness probe
  * failed: <output>" or "… probe errored and resulted in unknown state: <error>",
  * Warning `ProbeWarning` "… probe warning: <output>" — and answer success,
  * failure, or unknown (errored: the worker throws the result away).
@@ -10,6 +10,7 @@ import type { Probe } from 'kubernetes-types/core/v1.js';
 import type { EventRecorder } from '../../client/record/interface.js';
 import type { RuntimeService } from '../runtime/interface.js';
 import type { ContainerSpec, Pod } from '../types.js';
+import { containerFieldPath } from '../pod-workers/container-ref.js';
 import { resolveContainerPort } from './container-port.js';
 import { execProbe } from './exec-probe.js';
 import { expandCommand } from './expand-command.js';
@@ -86,16 +87,17 @@ export function newProber({ runtime, events }: ProberOptions): Prober {
   return {
     async probe(kind, probe, target, timeoutMs) {
       const name = PROBE_KIND_NAMES[kind];
+      const about = { fieldPath: containerFieldPath(target.pod, target.container.name) };
       const outcome = await attempt(probe, target, timeoutMs);
       if (outcome instanceof ProbeError) {
-        events.event(target.pod, 'Warning', REASON_UNHEALTHY, `${name} probe errored and resulted in ${outcome.state} state: ${outcome.message}`);
+        events.event(target.pod, 'Warning', REASON_UNHEALTHY, `${name} probe errored and resulted in ${outcome.state} state: ${outcome.message}`, about);
         return 'unknown';
       }
       if (outcome.verdict === 'failure') {
-        events.event(target.pod, 'Warning', REASON_UNHEALTHY, `${name} probe failed: ${outcome.output}`);
+        events.event(target.pod, 'Warning', REASON_UNHEALTHY, `${name} probe failed: ${outcome.output}`, about);
         return 'failure';
       }
-      if (outcome.verdict === 'warning') events.event(target.pod, 'Warning', REASON_PROBE_WARNING, `${name} probe warning: ${outcome.output}`);
+      if (outcome.verdict === 'warning') events.event(target.pod, 'Warning', REASON_PROBE_WARNING, `${name} probe warning: ${outcome.output}`, about);
       return 'success';
     },
   };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Container } from '../runtime/interface.js';
 import type { Pod } from '../types.js';
-import { lastTerminatedOf, previousAttempt } from './container-lookup.js';
+import { lastTerminatedOf, previousAttempt, waitingReasonOf } from './container-lookup.js';
 
 const attempt = (id: string, n: number): Container =>
   ({ id, podSandboxId: 's', metadata: { name: 'main', attempt: n }, image: 'i', imageRef: '', state: 'CONTAINER_EXITED', createdAt: BigInt(n), labels: {}, annotations: {} }) as Container;
@@ -31,5 +31,24 @@ describe('the attempt `kubectl logs --previous` reads', () => {
 
   it('is none when the attempt the status names is gone from the runtime', () => {
     assert.equal(previousAttempt(newestFirst, 'c0'), undefined);
+  });
+});
+
+describe('why a container waits (the error of logs for a container not started)', () => {
+  it("is the waiting reason the pod's status gives it, init and ephemeral containers included", () => {
+    const initializing = {
+      metadata: { name: 'p' },
+      spec: { containers: [] },
+      status: {
+        initContainerStatuses: [{ name: 'setup', state: { running: {} } }],
+        containerStatuses: [{ name: 'main', state: { waiting: { reason: 'PodInitializing' } } }],
+        ephemeralContainerStatuses: [{ name: 'debugger', state: { waiting: { reason: 'ContainerCreating' } } }],
+      },
+    } as unknown as Pod;
+    assert.equal(waitingReasonOf(initializing, 'main'), 'PodInitializing');
+    assert.equal(waitingReasonOf(initializing, 'debugger'), 'ContainerCreating');
+    assert.equal(waitingReasonOf(initializing, 'setup'), undefined);
+    assert.equal(waitingReasonOf(pod([]), 'main'), undefined);
+    assert.equal(waitingReasonOf(pod([{ name: 'main', state: { waiting: { reason: '' } } }]), 'main'), undefined);
   });
 });

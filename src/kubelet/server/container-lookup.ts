@@ -43,6 +43,19 @@ export function lastTerminatedOf(pod: Pod, container: string): LastTerminated {
 }
 
 /**
+ * Why a container waits, as the pod's status in the API says (`PodInitializing`
+ * while init containers run, `ContainerCreating`, `CrashLoopBackOff`, …):
+ * upstream's kubelet names it in the error of a logs request for a container
+ * that has not started. Undefined when the status does not say.
+ */
+export function waitingReasonOf(pod: Pod, container: string): string | undefined {
+  const status = pod.status;
+  const all = [...(status?.containerStatuses ?? []), ...(status?.initContainerStatuses ?? []), ...(status?.ephemeralContainerStatuses ?? [])];
+  const reason = all.find((s) => s.name === container)?.state?.waiting?.reason;
+  return reason === undefined || reason === '' ? undefined : reason;
+}
+
+/**
  * The attempt `previous` logs read, as upstream's kubelet picks it: the one
  * the pod's status names as lastState.terminated (while a crashed container
  * waits out its back-off, that is the newest attempt, not the one before it);

@@ -32,7 +32,7 @@ import { serveRemoteCommand, type RemoteCommandStreams } from '../streaming/remo
 import { acceptSpdyRemoteCommandStreams, type RemoteCommandFlags } from '../streaming/remotecommand/spdy.js';
 import { REMOTECOMMAND_WEBSOCKET_PROTOCOLS, webSocketRemoteCommandStreams } from '../streaming/remotecommand/websocket.js';
 import { KubeletAuth } from './auth.js';
-import { findContainers, findSandbox, lastTerminatedOf, previousAttempt, type LastTerminated } from './container-lookup.js';
+import { findContainers, findSandbox, lastTerminatedOf, previousAttempt, waitingReasonOf, type LastTerminated } from './container-lookup.js';
 import { parseRfc3339Nanos, readCriLog } from './cri-log-reader.js';
 import type { KubeletServer, KubeletServerOptions } from './interface.js';
 
@@ -229,6 +229,15 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
     }
   };
 
+  /** Why the container waits, as this kubelet last wrote the pod's status; undefined if unreadable or unsaid. */
+  const waitingReasonInApi = async (namespace: string, pod: string, name: string): Promise<string | undefined> => {
+    try {
+      return waitingReasonOf(await options.client.resource<Pod>(PODS).get(pod, { namespace }), name);
+    } catch {
+      return undefined;
+    }
+  };
+
   const containerLogs = async (x: Exchange, namespace: string, pod: string, name: string): Promise<void> => {
     const res = x.res;
     if (res === undefined) throw new HttpError(400, 'container logs cannot be upgraded');
@@ -257,7 +266,8 @@ export async function startKubeletServer(options: KubeletServerOptions): Promise
     } else {
       container = attempts[0];
       if (container === undefined || container.state === 'CONTAINER_CREATED') {
-        throw new HttpError(400, `container "${name}" in pod "${pod}" is waiting to start: ContainerCreating`);
+        const reason = (await waitingReasonInApi(namespace, pod, name)) ?? 'ContainerCreating';
+        throw new HttpError(400, `container "${name}" in pod "${pod}" is waiting to start: ${reason}`);
       }
     }
     const id = container.id;

@@ -30,6 +30,8 @@ export interface RecordedEvent {
   readonly type: EventType;
   readonly reason: string;
   readonly message: string;
+  /** involvedObject.fieldPath: the container an Event is about (`spec.containers{main}`), or '' for the pod. */
+  readonly fieldPath?: string;
 }
 
 /** Probes that report every started container as started and ready, unless the test says otherwise. */
@@ -166,7 +168,7 @@ export function newHarness(options: HarnessOptions = {}): Harness {
       probes,
       client,
       events: {
-        event: (object, type, reason, message) => events.push({ pod: object.metadata.name ?? '', type, reason, message }),
+        event: (object, type, reason, message, options) => events.push({ pod: object.metadata.name ?? '', type, reason, message, fieldPath: options?.fieldPath ?? '' }),
       },
       logger: newLogger('pod-workers-test', { level: process.env.K8TS_TEST_LOG ?? 'silent' }),
       backoff: { initialMs: 200, maxMs: 800, resetAfterMs: 60_000 },
