@@ -406,6 +406,11 @@ export function kubectlSuite(version: KubectlVersion): void {
       assertLines(await ok('patch', 'cm', 'patched', '--type=merge', '-p', '{"data":{"c":"3"}}'), ['configmap/patched patched (no change)']);
       const missing = await run(1, 'patch', 'cm', 'nope', '--type=merge', '-p', '{"data":{"c":"3"}}');
       assertLines(missing.stderr, ['Error from server (NotFound): configmaps "nope" not found']);
+      // A JSON patch that does not apply (removing a missing key, a failed test) is upstream's bare 422.
+      for (const op of ['{"op":"remove","path":"/data/nosuch"}', '{"op":"test","path":"/data/c","value":"4"}']) {
+        const failed = await run(1, 'patch', 'cm', 'patched', '--type=json', '-p', `[${op}]`);
+        assertLines(failed.stderr, ['The request is invalid: the server rejected our request due to an error in our request']);
+      }
     });
 
     it('replace writes a whole object; replacing from a stale copy is a Conflict', async () => {
