@@ -37,6 +37,14 @@ import { serviceDefinition, type ServiceAllocationOptions } from './core/service
 import { serviceAccountDefinition } from './core/serviceaccount/storage.js';
 import type { TokenRequestOptions } from './core/serviceaccount/token.js';
 import { eventsV1EventDefinition } from './events/event/storage.js';
+import { leaseTable } from './coordination/lease/table.js';
+import { endpointSliceTable } from './discovery/endpointslice/table.js';
+import { podDisruptionBudgetTable } from './policy/poddisruptionbudget/table.js';
+import { clusterRoleTable } from './rbac/clusterrole/table.js';
+import { clusterRoleBindingTable } from './rbac/clusterrolebinding/table.js';
+import { roleTable } from './rbac/role/table.js';
+import { roleBindingTable } from './rbac/rolebinding/table.js';
+import { priorityClassTable } from './scheduling/priorityclass/table.js';
 import type { EscalationGuard } from '../auth/authorizers/rbac/escalation.js';
 import { bindingDefinition, roleDefinition } from './rbac/policy-based-store.js';
 import { definitionKey } from './registry.js';
@@ -83,8 +91,10 @@ export interface BuiltinOptions {
 }
 
 export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, ResourceDefinition> {
-  const rbac = (withChecks: (base: ResourceDefinition, guard: EscalationGuard) => ResourceDefinition): ResourceDefinition =>
-    options.escalation === undefined ? plain(validateRBACName) : withChecks(plain(validateRBACName), options.escalation);
+  const rbac = (withChecks: (base: ResourceDefinition, guard: EscalationGuard) => ResourceDefinition, t: TableConvertor<never>): ResourceDefinition => {
+    const base = plain(validateRBACName, { table: table(t) });
+    return options.escalation === undefined ? base : withChecks(base, options.escalation);
+  };
   const defs: [string, string, ResourceDefinition][] = [
     ['', 'ConfigMap', plain(nameIsDNSSubdomain, { table: table(configMapTable) })],
     ['', 'Endpoints', plain(nameIsDNSSubdomain, { storagePath: 'services/endpoints', table: table(endpointsTable), defaults: setEndpointsDefaults })],
@@ -130,15 +140,15 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['batch', 'CronJob', cronJobDefinition],
     ['batch', 'Job', jobDefinition],
     ['certificates.k8s.io', 'CertificateSigningRequest', certificateSigningRequestDefinition],
-    ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain)],
-    ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain)],
+    ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain, { table: table(leaseTable) })],
+    ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain, { table: table(endpointSliceTable) })],
     ['events.k8s.io', 'Event', eventsV1EventDefinition],
-    ['policy', 'PodDisruptionBudget', withStatus(nameIsDNSSubdomain)],
-    ['rbac.authorization.k8s.io', 'ClusterRoleBinding', rbac(bindingDefinition)],
-    ['rbac.authorization.k8s.io', 'ClusterRole', rbac(roleDefinition)],
-    ['rbac.authorization.k8s.io', 'RoleBinding', rbac(bindingDefinition)],
-    ['rbac.authorization.k8s.io', 'Role', rbac(roleDefinition)],
-    ['scheduling.k8s.io', 'PriorityClass', plain(nameIsDNSSubdomain)],
+    ['policy', 'PodDisruptionBudget', withStatus(nameIsDNSSubdomain, { table: table(podDisruptionBudgetTable) })],
+    ['rbac.authorization.k8s.io', 'ClusterRoleBinding', rbac(bindingDefinition, clusterRoleBindingTable)],
+    ['rbac.authorization.k8s.io', 'ClusterRole', rbac(roleDefinition, clusterRoleTable)],
+    ['rbac.authorization.k8s.io', 'RoleBinding', rbac(bindingDefinition, roleBindingTable)],
+    ['rbac.authorization.k8s.io', 'Role', rbac(roleDefinition, roleTable)],
+    ['scheduling.k8s.io', 'PriorityClass', plain(nameIsDNSSubdomain, { table: table(priorityClassTable) })],
   ];
   return new Map(defs.map(([group, kind, def]) => [definitionKey(group, kind), def]));
 }

@@ -497,6 +497,27 @@ export function kubectlSuite(version: KubectlVersion): void {
       assert.equal(await ok('get', 'cm', 'kept', '-o', 'jsonpath={.data.a}'), 'b');
     });
 
+    it('get pdb, priorityclass and rolebinding print their tables', async () => {
+      const ns = ['-n', 'e2e-multi'];
+      await ok('create', 'pdb', 'budget', ...ns, '--selector=app=x', '--min-available=1');
+      await ok('create', 'pdb', 'budget-pct', ...ns, '--selector=app=x', '--max-unavailable=50%');
+      assertLines(await ok('get', 'pdb', ...ns), [
+        'NAME         MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE',
+        'budget       1               N/A               0                     <AGE>',
+        'budget-pct   N/A             50%               0                     <AGE>',
+      ]);
+      await ok('create', 'priorityclass', 'e2e-high', '--value=1000', '--description=high');
+      assertLines(await ok('get', 'priorityclass', 'e2e-high'), [
+        'NAME       VALUE   GLOBAL-DEFAULT   AGE<ANY>PREEMPTIONPOLICY',
+        'e2e-high   1000    false            <AGE> PreemptLowerPriority',
+      ]);
+      await ok('create', 'rolebinding', 'readers', ...ns, '--clusterrole=view', '--user=alice', '--group=devs', '--serviceaccount=e2e-multi:robot');
+      assertLines(await ok('get', 'rolebinding', 'readers', ...ns, '-o', 'wide'), [
+        'NAME      ROLE               AGE<ANY>USERS   GROUPS   SERVICEACCOUNTS',
+        'readers   ClusterRole/view   <AGE> alice   devs     e2e-multi/robot',
+      ]);
+    });
+
     it('prints the exact error lines for NotFound, AlreadyExists, Invalid, Conflict and an unknown resource', async () => {
       const notFound = await run(1, 'get', 'configmap', 'nope');
       assertLines(notFound.stdout, []);
