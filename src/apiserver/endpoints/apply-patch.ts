@@ -102,9 +102,9 @@ function applyError(e: unknown, t: Target, applied: JsonObject): unknown {
   if (e instanceof TypedError) {
     const gv = t.resource.group === '' ? `/${t.resource.version}` : `${t.resource.group}/${t.resource.version}`;
     const name = isPlainObject(applied.metadata) && typeof applied.metadata.name === 'string' ? applied.metadata.name : t.name;
+    // Upstream returns the converter's plain error: a 500 with no reason, which kubectl prints as `Error from server: …`.
     return new StatusError({
       code: 500,
-      reason: 'InternalError',
       message: `failed to create typed patch object (${t.namespace}/${name}; ${gv}, Kind=${t.resource.kind}): ${e.message}`,
     });
   }

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { StatusError } from '../../machinery/status.js';
 import type { HttpRequest } from '../server/context.js';
-import { decodeJsonText, readBody } from './body.js';
+import { decodeDocument, decodeJsonText, readBody } from './body.js';
 
 /** A request stand-in: a readable stream with headers. */
 function request(headers: Record<string, string> = {}): PassThrough & { headers: Record<string, string> } {
@@ -67,5 +67,25 @@ describe('decodeJsonText', () => {
   it('decodes a body with white space around it, and names the parser error of a malformed one', () => {
     assert.deepEqual(decodeJsonText(' \n{"a":1}\n'), { a: 1 });
     assert.throws(() => decodeJsonText(' x'), (e: unknown) => e instanceof StatusError && e.status.code === 400 && (e.status.message ?? '').startsWith('error decoding the request body as JSON: '));
+  });
+});
+
+describe('decodeDocument (YAML)', () => {
+  const yaml = (text: string): unknown => decodeDocument(Buffer.from(text), 'yaml');
+
+  it('resolves plain scalars as Go\'s yaml.v2 does', () => {
+    assert.deepEqual(yaml('a: e5\nb: .\nc: -.\nd: 1:20\ne: 190:20:30\n'), { a: 'e5', b: '.', c: '-.', d: '1:20', e: '190:20:30' });
+    assert.deepEqual(yaml('a: 1e5\nb: .5\nc: 1.5e3\nd: -2.\ne: 0x1f\nf: 010\ng: y\nh: off\ni: ~\nj: .inf\n'), {
+      a: 100000,
+      b: 0.5,
+      c: 1500,
+      d: -2,
+      e: 31,
+      f: 8,
+      g: true,
+      h: false,
+      i: null,
+      j: Infinity,
+    });
   });
 });

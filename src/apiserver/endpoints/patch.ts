@@ -10,7 +10,6 @@
  */
 import { auditRequestObject, timeStage } from '../audit/request-audit.js';
 import { admitMutating, validatingHook } from './admission.js';
-import jsonpatch from 'fast-json-patch';
 import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest, notFound, StatusError } from '../../machinery/status.js';
 import { writeObject } from '../server/response.js';
@@ -20,6 +19,7 @@ import { parseManagerOptions } from '../fieldmanager/request-options.js';
 import { handleApplyPatch } from './apply-patch.js';
 import { asKubeObject, type ExpectedKind } from './decode-object.js';
 import { addWarnings, parseFieldValidationParam, patchBodyStrictErrors, validatePatchedFields, type FieldValidationDirective } from './field-validation.js';
+import { applyJsonPatch, type JsonPatchOperation } from './json-patch.js';
 import { mergePatch } from './merge-patch.js';
 import { negotiateInput, negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
@@ -85,24 +85,34 @@ export function applyPatchBody(p: {
   }
   // As upstream, the patch body is checked once the object is found.
   const patchErrors = p.directive === 'Ignore' ? [] : patchBodyStrictErrors(p.type, p.body);
-  if (p.type === 'json-patch' && !Array.isArray(p.patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (p.type === 'json-patch') checkJsonPatchShape(p.patch);
   if (p.type === 'merge-patch' && !isPlainObject(p.patch)) throw badRequest('the merge patch must be a JSON object');
-  const patched = p.type === 'json-patch' ? applyJsonPatch(p.current, p.patch as jsonpatch.Operation[]) : mergePatch(p.current, p.patch);
+  const patched = p.type === 'json-patch' ? applyJsonPatchOrFail(p.current, p.patch as JsonPatchOperation[]) : mergePatch(p.current, p.patch);
   const validated = validatePatchedFields(patched, p.expected, p.directive, patchErrors);
   return { object: asKubeObject(validated.value, p.expected), warnings: validated.warnings };
 }
 
-function applyJsonPatch(current: KubeObject, operations: jsonpatch.Operation[]): unknown {
-  const invalid = jsonpatch.validate(operations);
-  if (invalid !== undefined) throw patchError(invalid.message);
-  try {
-    return jsonpatch.applyPatch(structuredClone(current), operations, false, false).newDocument;
-  } catch (e: unknown) {
-    throw patchError(e instanceof Error ? e.message.split('\n')[0]! : String(e));
+/** Upstream's DecodePatch: an array of objects (or nulls), else 400 with Go's unmarshal error. */
+function checkJsonPatchShape(patch: unknown): void {
+  if (!Array.isArray(patch)) throw badRequest(`json: cannot unmarshal ${goJsonType(patch)} into Go value of type jsonpatch.Patch`);
+  for (const op of patch) {
+    if (op !== null && !isPlainObject(op)) throw badRequest(`json: cannot unmarshal ${goJsonType(op)} into Go value of type jsonpatch.Operation`);
   }
 }
 
-/** A patch that cannot be applied is the client's error: 422, as upstream answers. */
-function patchError(message: string): StatusError {
-  return new StatusError({ code: 422, reason: 'Invalid', message: `the server rejected our request due to an error in our request: ${message}` });
+const goJsonType = (v: unknown): string =>
+  Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v;
+
+/**
+ * A patch that cannot be applied is answered as upstream answers it
+ * (NewGenericServerResponse(422, …) without causes): a fixed message, the
+ * library's own error text not passed on, and empty details.
+ */
+function applyJsonPatchOrFail(current: KubeObject, operations: JsonPatchOperation[]): unknown {
+  const result = applyJsonPatch(current, operations);
+  if (result.ok) return result.value;
+  throw new StatusError(
+    { code: 422, reason: 'Invalid', message: 'the server rejected our request due to an error in our request', details: {} },
+    { cause: new Error(result.error) },
+  );
 }

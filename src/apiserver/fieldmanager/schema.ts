@@ -32,8 +32,12 @@ export interface MapType {
   readonly required: ReadonlySet<string>;
 }
 
+/** What a typed scalar holds, as structured-merge-diff sees an OpenAPI primitive; absent: any scalar. */
+export type ScalarType = 'string' | 'numeric' | 'boolean';
+
 export interface Atom {
   readonly scalar?: true;
+  readonly scalarType?: ScalarType;
   readonly list?: ListType;
   readonly map?: MapType;
 }
@@ -138,9 +142,19 @@ function parseSchema(s: JsonObject, preserveUnknown: boolean): Atom {
       return { map: parseObject(s, preserve) };
     case 'array':
       return { list: parseList(s, preserve) };
-    default:
-      return { scalar: true };
+    default: {
+      const scalarType = scalarTypeOf(type, typeof s.format === 'string' ? s.format : '');
+      return scalarType === undefined ? { scalar: true } : { scalar: true, scalarType };
+    }
   }
+}
+
+/** Upstream's convertPrimitive: integers and numbers are numeric; strings typed unless of an unusual format. */
+function scalarTypeOf(type: string, format: string): ScalarType | undefined {
+  if (type === 'integer' || type === 'number') return 'numeric';
+  if (type === 'boolean') return 'boolean';
+  if (type === 'string' && (format === '' || format === 'byte' || format === 'date-time')) return 'string';
+  return undefined;
 }
 
 function refOf(s: JsonObject): string | undefined {

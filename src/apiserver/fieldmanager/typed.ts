@@ -5,7 +5,7 @@
  * live object, and the removal of a set of fields from a value.
  */
 import { FieldSet, fieldElement, keyElement, pathString, serializeElement, type JsonValue, type Path, type PathElement } from './field-set.js';
-import type { Atom, ListType, MapType, TypeRef, TypeSchema } from './schema.js';
+import type { Atom, ListType, MapType, ScalarType, TypeRef, TypeSchema } from './schema.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -457,6 +457,40 @@ export function ensureNamedFieldsAreMembers(schema: TypeSchema, set: FieldSet, t
 
 // ---- the checks of an applied configuration
 
+/** A JSON value as Go's %v prints what encoding/json decoded (int64 for integers, map[...] for objects). */
+function goValue(v: JsonValue): string {
+  if (typeof v === 'string') return v;
+  if (v === null) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
+  if (typeof v === 'object') return `map[${Object.keys(v).sort().map((k) => `${k}:${goValue(v[k] as JsonValue)}`).join(' ')}]`;
+  return String(v);
+}
+
+/** The same value as Go's %#v prints it inside an interface{}. */
+function goSyntax(v: JsonValue): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v === null) return 'interface {}(nil)';
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSyntax).join(', ')}}`;
+  if (typeof v === 'object') return `map[string]interface {}{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${goSyntax(v[k] as JsonValue)}`).join(', ')}}`;
+  return String(v);
+}
+
+const goTypeName = (v: JsonValue): string =>
+  typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? (Number.isInteger(v) ? 'int64' : 'float64') : Array.isArray(v) ? '[]interface {}' : 'map[string]interface {}';
+
+/** structured-merge-diff's validateScalar: what a typed scalar says of a value of another type (null passes). */
+function scalarTypeError(type: ScalarType, v: JsonValue): string | undefined {
+  if (v === null) return undefined;
+  switch (type) {
+    case 'string':
+      return typeof v === 'string' ? undefined : `expected string, got &value.valueUnstructured{Value:${goSyntax(v)}}`;
+    case 'numeric':
+      return typeof v === 'number' ? undefined : `expected numeric (int or float), got ${goTypeName(v)}`;
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : `expected boolean, got &{${goValue(v)}}`;
+  }
+}
+
 /**
  * Throws what upstream's typed conversion of an apply configuration reports:
  * fields the schema does not declare, list items without their keys, and
@@ -492,6 +526,9 @@ export function validateConfiguration(schema: TypeSchema, value: JsonValue, type
         if (ft === undefined) errors.push(`${pathString(p)}: field not declared in schema`);
         else walk(child, ft, p);
       }
+    } else if (kind === 'scalar' && atom.scalarType !== undefined) {
+      const wrong = scalarTypeError(atom.scalarType, v);
+      if (wrong !== undefined) errors.push(`${pathString(path)}: ${wrong}`);
     }
   };
   walk(value, type, []);

@@ -45,6 +45,9 @@ import { clusterRoleBindingTable } from './rbac/clusterrolebinding/table.js';
 import { roleTable } from './rbac/role/table.js';
 import { roleBindingTable } from './rbac/rolebinding/table.js';
 import { priorityClassTable } from './scheduling/priorityclass/table.js';
+import { validateResourceQuota, validateResourceQuotaUpdate } from '../../api/core/v1/resource-quota-validation.js';
+import { validatePodDisruptionBudget, validatePodDisruptionBudgetUpdate } from '../../api/policy/v1/validation.js';
+import { validatePriorityClass, validatePriorityClassUpdate } from '../../api/scheduling/v1/validation.js';
 import type { EscalationGuard } from '../auth/authorizers/rbac/escalation.js';
 import { bindingDefinition, roleDefinition } from './rbac/policy-based-store.js';
 import { definitionKey } from './registry.js';
@@ -91,8 +94,8 @@ export interface BuiltinOptions {
 }
 
 export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, ResourceDefinition> {
-  const rbac = (withChecks: (base: ResourceDefinition, guard: EscalationGuard) => ResourceDefinition, rbacTable: TableConvertor<never>): ResourceDefinition => {
-    const base = plain(validateRBACName, { table: table(rbacTable) });
+  const rbac = (withChecks: (base: ResourceDefinition, guard: EscalationGuard) => ResourceDefinition, t: TableConvertor<never>): ResourceDefinition => {
+    const base = plain(validateRBACName, { table: table(t) });
     return options.escalation === undefined ? base : withChecks(base, options.escalation);
   };
   const defs: [string, string, ResourceDefinition][] = [
@@ -104,7 +107,16 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['', 'Node', withProxy(nodeDefinition, nodeProxyHandlers(options.kubeletClient ?? {}))],
     ['', 'Pod', withProxy({ ...podDefinition, subresourceHandlers: { ...podDefinition.subresourceHandlers, ...podStreamingHandlers(options.kubeletClient ?? {}) } }, podProxyHandlers)],
     ['', 'PodTemplate', podTemplateDefinition],
-    ['', 'ResourceQuota', withStatus(nameIsDNSSubdomain, { generation: false, table: table(resourceQuotaTable) })],
+    [
+      '',
+      'ResourceQuota',
+      withStatus(nameIsDNSSubdomain, {
+        generation: false,
+        table: table(resourceQuotaTable),
+        validate: (o) => validateResourceQuota(o as never),
+        validateUpdate: (o, old) => validateResourceQuotaUpdate(o as never, old as never),
+      }),
+    ],
     [
       '',
       'Secret',
@@ -143,12 +155,28 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain, { table: table(leaseTable) })],
     ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain, { table: table(endpointSliceTable) })],
     ['events.k8s.io', 'Event', eventsV1EventDefinition],
-    ['policy', 'PodDisruptionBudget', withStatus(nameIsDNSSubdomain, { table: table(podDisruptionBudgetTable) })],
+    [
+      'policy',
+      'PodDisruptionBudget',
+      withStatus(nameIsDNSSubdomain, {
+        table: table(podDisruptionBudgetTable),
+        validate: (o) => validatePodDisruptionBudget(o as never),
+        validateUpdate: (o, old) => validatePodDisruptionBudgetUpdate(o as never, old as never),
+      }),
+    ],
     ['rbac.authorization.k8s.io', 'ClusterRoleBinding', rbac(bindingDefinition, clusterRoleBindingTable)],
     ['rbac.authorization.k8s.io', 'ClusterRole', rbac(roleDefinition, clusterRoleTable)],
     ['rbac.authorization.k8s.io', 'RoleBinding', rbac(bindingDefinition, roleBindingTable)],
     ['rbac.authorization.k8s.io', 'Role', rbac(roleDefinition, roleTable)],
-    ['scheduling.k8s.io', 'PriorityClass', plain(nameIsDNSSubdomain, { table: table(priorityClassTable) })],
+    [
+      'scheduling.k8s.io',
+      'PriorityClass',
+      plain(nameIsDNSSubdomain, {
+        table: table(priorityClassTable),
+        validate: (o) => validatePriorityClass(o as never),
+        validateUpdate: (o, old) => validatePriorityClassUpdate(o as never, old as never),
+      }),
+    ],
   ];
   return new Map(defs.map(([group, kind, def]) => [definitionKey(group, kind), def]));
 }

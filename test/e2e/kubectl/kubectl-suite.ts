@@ -406,6 +406,11 @@ export function kubectlSuite(version: KubectlVersion): void {
       assertLines(await ok('patch', 'cm', 'patched', '--type=merge', '-p', '{"data":{"c":"3"}}'), ['configmap/patched patched (no change)']);
       const missing = await run(1, 'patch', 'cm', 'nope', '--type=merge', '-p', '{"data":{"c":"3"}}');
       assertLines(missing.stderr, ['Error from server (NotFound): configmaps "nope" not found']);
+      // A JSON patch that does not apply (removing a missing key, a failed test) is upstream's bare 422.
+      for (const op of ['{"op":"remove","path":"/data/nosuch"}', '{"op":"test","path":"/data/c","value":"4"}']) {
+        const failed = await run(1, 'patch', 'cm', 'patched', '--type=json', '-p', `[${op}]`);
+        assertLines(failed.stderr, ['The request is invalid: the server rejected our request due to an error in our request']);
+      }
     });
 
     it('replace writes a whole object; replacing from a stale copy is a Conflict', async () => {
@@ -490,6 +495,52 @@ export function kubectlSuite(version: KubectlVersion): void {
       assertLines(await ok('delete', 'cm', 'kept', '--dry-run=server'), ['configmap "kept" deleted (server dry run)']);
       assertLines(await ok('get', 'cm', 'kept', '--show-labels'), ['NAME   DATA   AGE   LABELS', 'kept   1      <AGE>   keep=yes']);
       assert.equal(await ok('get', 'cm', 'kept', '-o', 'jsonpath={.data.a}'), 'b');
+    });
+
+    it('create pdb, priorityclass and rolebinding: their tables and their validation', async () => {
+      const ns = ['-n', 'e2e-multi'];
+      await ok('create', 'pdb', 'budget', ...ns, '--selector=app=x', '--min-available=1');
+      await ok('create', 'pdb', 'budget-pct', ...ns, '--selector=app=x', '--max-unavailable=50%');
+      assertLines(await ok('get', 'pdb', ...ns), [
+        'NAME         MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE',
+        'budget       1               N/A               0                     <AGE>',
+        'budget-pct   N/A             50%               0                     <AGE>',
+      ]);
+      const tooMuch = await run(1, 'create', 'pdb', 'over', ...ns, '--selector=app=x', '--max-unavailable=150%');
+      assertLines(tooMuch.stderr, [
+        'error: failed to create poddisruptionbudgets: PodDisruptionBudget.policy "over" is invalid: spec.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%',
+      ]);
+
+      await ok('create', 'priorityclass', 'e2e-high', '--value=1000', '--description=high');
+      assertLines(await ok('get', 'priorityclass', 'e2e-high'), [
+        'NAME       VALUE   GLOBAL-DEFAULT   AGE<ANY>PREEMPTIONPOLICY',
+        'e2e-high   1000    false            <AGE> PreemptLowerPriority',
+      ]);
+      const reserved = await run(1, 'create', 'priorityclass', 'system-e2e', '--value=10');
+      assertLines(reserved.stderr, [
+        `error: failed to create priorityclass: PriorityClass.scheduling.k8s.io "system-e2e" is invalid: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-e2e is not a known system priority class`,
+      ]);
+      const tooHigh = await run(1, 'create', 'priorityclass', 'e2e-huge', '--value=2000000000');
+      assertLines(tooHigh.stderr, [
+        'error: failed to create priorityclass: PriorityClass.scheduling.k8s.io "e2e-huge" is invalid: value: Forbidden: maximum allowed value of a user defined priority is 1000000000',
+      ]);
+      const changed = await run(1, 'patch', 'priorityclass', 'e2e-high', '--type=merge', '-p', '{"value":5}');
+      assertLines(changed.stderr, ['The PriorityClass "e2e-high" is invalid: value: Forbidden: may not be changed in an update.']);
+
+      await ok('create', 'rolebinding', 'readers', ...ns, '--clusterrole=view', '--user=alice', '--group=devs', '--serviceaccount=e2e-multi:robot');
+      assertLines(await ok('get', 'rolebinding', 'readers', ...ns, '-o', 'wide'), [
+        'NAME      ROLE               AGE<ANY>USERS   GROUPS   SERVICEACCOUNTS',
+        'readers   ClusterRole/view   <AGE> alice   devs     e2e-multi/robot',
+      ]);
+
+      const unknownResource = await run(1, 'create', 'quota', 'q', ...ns, '--hard=pods=1,bogus=1');
+      assertLines(unknownResource.stderr, [
+        'error: failed to create quota: ResourceQuota "q" is invalid: [spec.hard[bogus]: Invalid value: "bogus": must be a standard resource type or fully qualified, spec.hard[bogus]: Invalid value: "bogus": must be a standard resource for quota]',
+      ]);
+      const badScope = await run(1, 'create', 'quota', 'q', ...ns, '--hard=secrets=1', '--scopes=BestEffort');
+      assertLines(badScope.stderr, [
+        'error: failed to create quota: ResourceQuota "q" is invalid: spec.scopes: Invalid value: []core.ResourceQuotaScope{"BestEffort"}: unsupported scope applied to resource',
+      ]);
     });
 
     it('prints the exact error lines for NotFound, AlreadyExists, Invalid, Conflict and an unknown resource', async () => {

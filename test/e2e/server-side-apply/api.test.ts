@@ -104,7 +104,7 @@ describe('server-side apply over HTTP', () => {
   });
 
   it('rejects bad options and bad configurations with upstream Status errors', async () => {
-    const cases: Array<[Promise<{ status: number; text: string }>, number, string, string]> = [
+    const cases: Array<[Promise<{ status: number; text: string }>, number, string | undefined, string]> = [
       [apply('e1', 'apiVersion: v1\nkind: ConfigMap\n', ''), 422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch'],
       [
         api.request('PATCH', `${CM}/a1?force=true`, { body: '{}', headers: { 'content-type': 'application/merge-patch+json' } }),
@@ -130,8 +130,17 @@ describe('server-side apply over HTTP', () => {
       [
         apply('e5', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e5\nspec: {}\n'),
         500,
-        'InternalError',
+        undefined,
         'failed to create typed patch object (default/e5; /v1, Kind=ConfigMap): .spec: field not declared in schema',
+      ],
+      [
+        apply('e7', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e7\n  labels:\n    a: true\n    b: 1\nimmutable: "yes"\n'),
+        500,
+        undefined,
+        'failed to create typed patch object (default/e7; /v1, Kind=ConfigMap): errors:\n' +
+          '  .metadata.labels.a: expected string, got &value.valueUnstructured{Value:true}\n' +
+          '  .metadata.labels.b: expected string, got &value.valueUnstructured{Value:1}\n' +
+          '  .immutable: expected boolean, got &{yes}',
       ],
     ];
     for (const [request, code, reason, message] of cases) {

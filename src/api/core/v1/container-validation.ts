@@ -27,6 +27,7 @@ import {
 } from '../../../machinery/validation/values.js';
 import { IS_NEGATIVE_ERROR_MSG } from '../../../machinery/validation/messages.js';
 import { parseQuantityNanos } from './quantity.js';
+import { canonicalQuantity } from '../../../machinery/quantity.js';
 
 /** A DNS-1123 label field: one Invalid error per rule it breaks. */
 export function validateDNS1123Label(value: string, path: FieldPath): FieldError[] {
@@ -329,9 +330,10 @@ export function validateResources(resources: ResourceRequirements | undefined, p
     const limit = limitValues.get(name);
     if (limit !== undefined) {
       if (q !== limit && !isOvercommitAllowed(name)) {
-        errs.push(invalid(p, String(value), `must be equal to ${name} limit of ${String(limits[name])}`));
+        // Upstream reports these on `requests` itself, not on the key, with canonical quantities.
+        errs.push(invalid(reqPath, canonicalQuantity(String(value)), `must be equal to ${name} limit of ${canonicalQuantity(String(limits[name]))}`));
       } else if (q > limit) {
-        errs.push(invalid(p, String(value), `must be less than or equal to ${name} limit of ${String(limits[name])}`));
+        errs.push(invalid(reqPath, canonicalQuantity(String(value)), `must be less than or equal to ${name} limit of ${canonicalQuantity(String(limits[name]))}`));
       }
     } else if (!isOvercommitAllowed(name) && !(name in limits)) {
       errs.push(required(limPath, 'Limit must be set for non overcommitable resources'));

@@ -65,8 +65,15 @@ describe('pod validation', () => {
   it('checks resources', () => {
     const p = pod({ containers: [{ name: 'c', image: 'x', resources: { limits: { cpu: '1' }, requests: { cpu: '2', bogus: '1' } } }] });
     assert.deepEqual(messages(validatePod(p)), [
-      'spec.containers[0].resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1',
+      'spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
       'spec.containers[0].resources.requests[bogus]: Invalid value: "bogus": must be a standard resource for containers',
+    ]);
+  });
+
+  it('reports a request above its limit on requests, with canonical quantities, as upstream does', () => {
+    const p = pod({ containers: [{ name: 'c', image: 'x', resources: { limits: { cpu: '0.1' }, requests: { cpu: '0.2' } } }] });
+    assert.deepEqual(messages(validatePod(p)), [
+      'spec.containers[0].resources.requests: Invalid value: "200m": must be less than or equal to cpu limit of 100m',
     ]);
   });
 
