@@ -93,6 +93,12 @@ export interface StoreConfig {
    * tables) and the storage version. Without it the three are the same.
    */
   readonly codec?: VersionCodec;
+  /**
+   * Upstream's ReturnDeletedObject (pods, services, namespaces, service
+   * accounts): a DELETE that removes the object answers with it; for every
+   * other kind it answers with a Status of reason Success.
+   */
+  readonly returnDeletedObject?: boolean;
 }
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -119,6 +125,11 @@ export class GenericStore {
   }
 
   /** The same store seen through another strategy (a subresource such as status); subclasses keep their class. */
+  /** Whether a DELETE that removes the object answers with the object (else a Success Status). */
+  get returnsDeletedObject(): boolean {
+    return this.config.returnDeletedObject === true;
+  }
+
   withStrategy(strategy: Strategy): GenericStore {
     const Self = this.constructor as new (config: StoreConfig) => GenericStore;
     return new Self({ ...this.config, strategy });

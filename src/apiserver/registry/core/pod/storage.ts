@@ -99,6 +99,7 @@ export const podDefinition: ResourceDefinition = {
   statusStrategy: podStatusStrategy,
   validateName: validatePodName,
   gracePeriod: podGracePeriod,
+  returnDeletedObject: true,
   subresourceHandlers: { binding: bindingHandlers, eviction: evictionHandlers },
   subresourceStrategies: { ephemeralcontainers: podEphemeralContainersStrategy(podStrategy) },
 };

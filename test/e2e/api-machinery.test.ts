@@ -1,0 +1,61 @@
+/**
+ * API machinery details clients see over raw HTTP, each as upstream answers
+ * it: what a DELETE returns, pretty printing, field selectors per kind,
+ * media types a watch or a transform cannot serve, remainingItemCount.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ApiClient, serverUrlOf } from './testing/api-client.js';
+import type { TestCluster } from './kubectl/cluster.js';
+import { startLeanCluster } from './kubectl/lean-cluster.js';
+
+type Json = Record<string, unknown>;
+
+describe('API machinery', () => {
+  let cluster: TestCluster | undefined;
+  let api: ApiClient;
+  before(async () => {
+    cluster = await startLeanCluster('machinery');
+    api = new ApiClient(serverUrlOf(cluster.kubeconfig), join(cluster.workDir, 'data', 'pki'));
+  });
+  after(async () => {
+    api?.close();
+    await cluster?.stop();
+  });
+
+  const configMaps = '/api/v1/namespaces/default/configmaps';
+  const create = async (path: string, body: Json): Promise<Json> => {
+    const r = await api.request('POST', path, { body: JSON.stringify(body) });
+    assert.equal(r.status, 201, r.text);
+    return r.json<Json>();
+  };
+
+  it('answers a DELETE that removes a configmap with a Success Status, and a pod-like kind with the object', async () => {
+    const cm = await create(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'del-status' } });
+    const uid = (cm.metadata as Json).uid;
+    const dry = await api.request('DELETE', `${configMaps}/del-status?dryRun=All`);
+    assert.equal(dry.status, 200, dry.text);
+    assert.deepEqual(dry.json(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'del-status', kind: 'configmaps', uid } });
+    const gone = await api.request('DELETE', `${configMaps}/del-status`);
+    assert.equal(gone.status, 200, gone.text);
+    assert.deepEqual(gone.json(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'del-status', kind: 'configmaps', uid } });
+    // A named group goes in details.group.
+    const roles = '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles';
+    await create(roles, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'del-role' }, rules: [] });
+    const role = (await api.request('DELETE', `${roles}/del-role`)).json<Json>();
+    assert.deepEqual([role.kind, (role.details as Json).group, (role.details as Json).kind], ['Status', 'rbac.authorization.k8s.io', 'roles']);
+    // Service accounts keep upstream's ReturnDeletedObject: the object comes back.
+    const serviceAccounts = '/api/v1/namespaces/default/serviceaccounts';
+    await create(serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'del-sa' } });
+    const sa = (await api.request('DELETE', `${serviceAccounts}/del-sa`)).json<Json>();
+    assert.deepEqual([sa.kind, (sa.metadata as Json).name], ['ServiceAccount', 'del-sa']);
+    // An object a finalizer holds is only marked: the object comes back, with its deletionTimestamp.
+    await create(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'del-held', finalizers: ['example.com/hold'] } });
+    const held = (await api.request('DELETE', `${configMaps}/del-held`)).json<Json>();
+    assert.equal(held.kind, 'ConfigMap');
+    assert.ok((held.metadata as Json).deletionTimestamp);
+    const patch = await api.request('PATCH', `${configMaps}/del-held`, { body: '{"metadata":{"finalizers":null}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(patch.status, 200, patch.text);
+  });
+});
