@@ -58,4 +58,23 @@ describe('API machinery', () => {
     const patch = await api.request('PATCH', `${configMaps}/del-held`, { body: '{"metadata":{"finalizers":null}}', headers: { 'content-type': 'application/merge-patch+json' } });
     assert.equal(patch.status, 200, patch.text);
   });
+
+  it('selects services by spec.clusterIP and spec.type, and takes the pod field labels upstream’s conversion takes', async () => {
+    const services = (q: string): Promise<{ status: number; text: string; json: <T>() => T }> => api.request('GET', `/api/v1/namespaces/default/services?fieldSelector=${encodeURIComponent(q)}`);
+    const names = async (q: string): Promise<unknown[]> => {
+      const r = await services(q);
+      assert.equal(r.status, 200, r.text);
+      return r.json<{ items: { metadata: { name: string } }[] }>().items.map((i) => i.metadata.name);
+    };
+    assert.deepEqual(await names('spec.type=ClusterIP,spec.clusterIP!=None'), ['kubernetes']);
+    assert.deepEqual(await names('spec.type=NodePort'), []);
+    assert.deepEqual(await names('spec.clusterIP=None'), []);
+    const bad = await services('spec.ports=1');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json<Json>().message, 'field label not supported: spec.ports');
+    for (const q of ['spec.host=node-1', 'status.podIPs=']) {
+      const r = await api.request('GET', `/api/v1/pods?fieldSelector=${encodeURIComponent(q)}`);
+      assert.equal(r.status, 200, `${q}: ${r.text}`);
+    }
+  });
 });

@@ -147,6 +147,11 @@ export const serviceStrategy: Strategy = {
   allowUnconditionalUpdate: true,
   generation: false,
   table: serviceTable as unknown as TableConvertor<KubeObject>,
+  // Upstream's Service field labels (kube-proxy selects headless services out by spec.clusterIP).
+  selectableFields: {
+    'spec.clusterIP': (o) => (o as ServiceObject).spec?.clusterIP ?? '',
+    'spec.type': (o) => (o as ServiceObject).spec?.type ?? '',
+  },
 };
 
 /** `/status`: the spec stays as it was; the load balancer status is validated. */
