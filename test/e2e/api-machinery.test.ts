@@ -77,4 +77,16 @@ describe('API machinery', () => {
       assert.equal(r.status, 200, `${q}: ${r.text}`);
     }
   });
+
+  it('indents JSON for ?pretty=true and for curl, as upstream’s isPrettyPrint, and not otherwise', async () => {
+    const pretty = await api.request('GET', `${configMaps}?pretty=true`);
+    assert.match(pretty.text, /^\{\n  "apiVersion": "v1",\n  "kind": "ConfigMapList",/);
+    const curl = await api.request('GET', '/api/v1/namespaces/default/configmaps/missing', { headers: { 'user-agent': 'curl/8.5.0' } });
+    assert.equal(curl.status, 404);
+    assert.match(curl.text, /^\{\n  "kind": "Status",\n/);
+    const notPretty = await api.request('GET', `${configMaps}?pretty=false`, { headers: { 'user-agent': 'curl/8.5.0' } });
+    assert.match(notPretty.text, /^\{"apiVersion":"v1","kind":"ConfigMapList"/);
+    const plain = await api.request('GET', configMaps, { headers: { 'user-agent': 'kubectl/v1.34.0 (linux/amd64) kubernetes/abcdef' } });
+    assert.match(plain.text, /^\{"apiVersion":"v1"/);
+  });
 });
