@@ -89,4 +89,10 @@ describe('API machinery', () => {
     const plain = await api.request('GET', configMaps, { headers: { 'user-agent': 'kubectl/v1.34.0 (linux/amd64) kubernetes/abcdef' } });
     assert.match(plain.text, /^\{"apiVersion":"v1"/);
   });
+
+  it('refuses a watch in YAML (no stream serializer) with 406', async () => {
+    const r = await api.request('GET', `${configMaps}?watch=1&timeoutSeconds=1`, { headers: { accept: 'application/yaml' } });
+    assert.equal(r.status, 406, r.text);
+    assert.equal(r.json<Json>().message, 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+  });
 });

@@ -10,14 +10,14 @@
  */
 import type { KubeObject } from '../../machinery/meta.js';
 import type { TableConvertor } from '../../machinery/table.js';
-import { badRequest, expired, internalError, StatusError } from '../../machinery/status.js';
+import { badRequest, expired, internalError, notAcceptable, StatusError } from '../../machinery/status.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { ObjectEvent } from '../registry/generic/object-storage.js';
 import type { RequestContext } from '../server/context.js';
 import { encodeWatchFrame, PROTOBUF_WATCH_MEDIA_TYPE } from '../../api/protobuf/envelope.js';
 import { watchEventJsonBytes } from '../server/json-memo.js';
 import { statusBody, writeWarnings } from '../server/response.js';
-import { negotiateOutput, type OutputFormat } from './negotiation.js';
+import { negotiateOutput, SERVED_MEDIA_TYPES, type OutputFormat } from './negotiation.js';
 import { parseBool, parseNonNegativeInt } from './query.js';
 import { selectionPredicate } from './selection.js';
 import type { Target, VerbHandler } from './target.js';
@@ -37,6 +37,9 @@ type WatchEventType = ObjectEvent['type'] | 'BOOKMARK' | 'ERROR';
 export function newWatchHandler(settings: WatchSettings = DEFAULT_WATCH_SETTINGS): VerbHandler {
   return async (ctx, t) => {
     const format = negotiateOutput(ctx.req.headers.accept, { transforms: true });
+    // As upstream's NegotiateOutputMediaTypeStream: the chosen type needs a stream
+    // serializer, and YAML has none.
+    if (format.encoding === 'yaml') throw notAcceptable(SERVED_MEDIA_TYPES);
     const predicate = selectionPredicate(ctx.query, t);
     const timeoutSeconds = parseNonNegativeInt(ctx.query, 'timeoutSeconds');
     const bookmarks = parseBool(ctx.query, 'allowWatchBookmarks');
