@@ -95,4 +95,16 @@ describe('API machinery', () => {
     assert.equal(r.status, 406, r.text);
     assert.equal(r.json<Json>().message, 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   });
+
+  it('answers 406 when PartialObjectMetadata is asked of a list, or PartialObjectMetadataList of one object', async () => {
+    const one = (as: string): Record<string, string> => ({ accept: `application/json;as=${as};g=meta.k8s.io;v=v1` });
+    const list = await api.request('GET', configMaps, { headers: one('PartialObjectMetadata') });
+    assert.equal(list.status, 406, list.text);
+    assert.equal(list.json<Json>().message, 'you requested PartialObjectMetadata, but the requested object is a list (*core.ConfigMapList)');
+    const single = await api.request('GET', '/api/v1/namespaces/default/services/kubernetes', { headers: one('PartialObjectMetadataList') });
+    assert.equal(single.status, 406, single.text);
+    assert.equal(single.json<Json>().message, 'you requested PartialObjectMetadataList, but the requested object is not a list (*core.Service)');
+    assert.equal((await api.request('GET', configMaps, { headers: one('PartialObjectMetadataList') })).json<Json>().kind, 'PartialObjectMetadataList');
+    assert.equal((await api.request('GET', '/api/v1/namespaces/default/services/kubernetes', { headers: one('PartialObjectMetadata') })).json<Json>().kind, 'PartialObjectMetadata');
+  });
 });

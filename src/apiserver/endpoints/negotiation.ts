@@ -12,6 +12,8 @@ export interface OutputFormat {
   readonly shape: OutputShape;
   /** The Content-Type to answer with. */
   readonly contentType: string;
+  /** For PartialObjectMetadata: whether the client asked for the list kind (PartialObjectMetadataList). */
+  readonly list?: boolean;
 }
 
 interface MediaRange {
@@ -89,7 +91,7 @@ function negotiate(accept: string, options: { transforms: boolean }): OutputForm
         return { encoding: encodingOf(r.subtype), shape: 'Table', contentType: `application/${r.subtype}` };
       }
       if ((as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') && (v === 'v1' || v === 'v1beta1')) {
-        return { encoding: encodingOf(r.subtype), shape: 'PartialObjectMetadata', contentType: `application/${r.subtype}` };
+        return { encoding: encodingOf(r.subtype), shape: 'PartialObjectMetadata', contentType: `application/${r.subtype}`, list: as === 'PartialObjectMetadataList' };
       }
       continue;
     }

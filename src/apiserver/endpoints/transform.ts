@@ -4,7 +4,7 @@
  */
 import type { KubeList, KubeObject } from '../../machinery/meta.js';
 import type { Table, TableConvertor, TableRow } from '../../machinery/table.js';
-import { badRequest } from '../../machinery/status.js';
+import { badRequest, StatusError } from '../../machinery/status.js';
 import { defaultTable } from '../registry/printing/default-table.js';
 import type { OutputFormat } from './negotiation.js';
 
@@ -51,7 +51,10 @@ export function shapeObject(object: KubeObject, format: OutputFormat, convertor:
   if (format.shape === 'Table') {
     return toTable([object], { resourceVersion: object.metadata.resourceVersion ?? '' }, convertor, { include: parseIncludeObject(query) });
   }
-  if (format.shape === 'PartialObjectMetadata') return partialObjectMetadata(object);
+  if (format.shape === 'PartialObjectMetadata') {
+    if (format.list === true) throw notAcceptableTransform(`you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(object.apiVersion, object.kind)})`);
+    return partialObjectMetadata(object);
+  }
   return object;
 }
 
@@ -59,7 +62,24 @@ export function shapeObject(object: KubeObject, format: OutputFormat, convertor:
 export function shapeList(list: KubeList, format: OutputFormat, convertor: TableConvertor<KubeObject> | undefined, query: URLSearchParams): unknown {
   if (format.shape === 'Table') return toTable(list.items, list.metadata, convertor, { include: parseIncludeObject(query) });
   if (format.shape === 'PartialObjectMetadata') {
+    if (format.list !== true) throw notAcceptableTransform(`you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(list.apiVersion, list.kind)})`);
     return { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: list.metadata, items: list.items.map(partialObjectMetadata) };
   }
   return list;
+}
+
+/** Upstream's 406 when the requested transform does not fit the object (errNotAcceptable of the transform). */
+function notAcceptableTransform(message: string): StatusError {
+  return new StatusError({ code: 406, reason: 'NotAcceptable', message });
+}
+
+/**
+ * The Go type upstream's message prints (`%T` of the internal object): the
+ * internal package of the group, e.g. *core.ConfigMapList, *apps.Deployment.
+ */
+function goTypeName(apiVersion: string | undefined, kind: string | undefined): string {
+  const slash = (apiVersion ?? '').indexOf('/');
+  const group = slash < 0 ? '' : (apiVersion ?? '').slice(0, slash);
+  const pkg = group === '' || group === 'events.k8s.io' ? 'core' : group === 'internal.apiserver.k8s.io' ? 'apiserverinternal' : group.split('.')[0];
+  return `*${pkg}.${kind ?? ''}`;
 }
