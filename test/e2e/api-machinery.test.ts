@@ -107,4 +107,25 @@ describe('API machinery', () => {
     assert.equal((await api.request('GET', configMaps, { headers: one('PartialObjectMetadataList') })).json<Json>().kind, 'PartialObjectMetadataList');
     assert.equal((await api.request('GET', '/api/v1/namespaces/default/services/kubernetes', { headers: one('PartialObjectMetadata') })).json<Json>().kind, 'PartialObjectMetadata');
   });
+  it('answers ListOptions that break upstream’s rules with 422 Invalid of ListOptions.meta.k8s.io', async () => {
+    const r = await api.request('GET', `${configMaps}?resourceVersionMatch=NotOlderThan`);
+    assert.equal(r.status, 422, r.text);
+    assert.deepEqual(r.json(), {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+      reason: 'Invalid',
+      details: {
+        group: 'meta.k8s.io',
+        kind: 'ListOptions',
+        causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided', field: 'resourceVersionMatch' }],
+      },
+      code: 422,
+    });
+    const w = await api.request('GET', `${configMaps}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan`);
+    assert.equal(w.status, 422, w.text);
+    assert.equal(w.json<Json>().message, 'ListOptions.meta.k8s.io "" is invalid: allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true');
+  });
 });
