@@ -128,4 +128,29 @@ describe('API machinery', () => {
     assert.equal(w.status, 422, w.text);
     assert.equal(w.json<Json>().message, 'ListOptions.meta.k8s.io "" is invalid: allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true');
   });
+  it('reads resourceVersion as upstream’s versioner: 422 when it does not parse, 504 when it is newer than the store', async () => {
+    await create(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv-probe' } });
+    for (const path of [`${configMaps}/rv-probe?resourceVersion=abc`, `${configMaps}?resourceVersion=abc`, `${configMaps}?resourceVersion=-1&resourceVersionMatch=NotOlderThan`]) {
+      const r = await api.request('GET', path);
+      assert.equal(r.status, 422, `${path}: ${r.text}`);
+      const rv = new URLSearchParams(path.split('?')[1]).get('resourceVersion');
+      assert.deepEqual(r.json(), {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `resourceVersion: Invalid value: "${rv}": strconv.ParseUint: parsing "${rv}": invalid syntax`,
+        reason: 'Invalid',
+        code: 422,
+      });
+    }
+    const current = Number((await api.request('GET', configMaps)).json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion);
+    const future = current + 1000;
+    for (const path of [`${configMaps}/rv-probe?resourceVersion=${future}`, `${configMaps}?resourceVersion=${future}&resourceVersionMatch=Exact`]) {
+      const r = await api.request('GET', path);
+      assert.equal(r.status, 504, `${path}: ${r.text}`);
+      assert.match(r.json<Json>().message as string, new RegExp(`^Too large resource version: ${future}, current: \\d+$`));
+    }
+    assert.equal((await api.request('GET', `${configMaps}/rv-probe?resourceVersion=${current}`)).status, 200);
+  });
 });

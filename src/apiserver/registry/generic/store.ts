@@ -150,6 +150,11 @@ export class GenericStore {
     return this.withTypeMeta(object);
   }
 
+  /** The storage's current revision. */
+  currentRevision(): Promise<number> {
+    return this.translate('', () => this.storage.currentRevision());
+  }
+
   async list(namespace: string | undefined, params: ListParams = {}): Promise<KubeList> {
     const prefix = this.prefix(namespace);
     const { revision, afterKey, notOlderThan } = await this.listStart(prefix, params);
@@ -170,6 +175,7 @@ export class GenericStore {
         error.status.metadata.continue = encodeContinueToken(prefix, afterKey, -1);
         throw error;
       }
+      if (isStorageError(e, 'FutureRevision') && revision !== undefined) throw tooLargeResourceVersion(revision, e.currentRevision ?? 0);
       throw this.translateError(e, '');
     }
     const items = result.items.map((o) => this.withTypeMeta(o));
@@ -568,10 +574,30 @@ class DryRunDone extends Error {
   }
 }
 
-/** `resourceVersion` must be a non-negative integer. */
+/**
+ * `resourceVersion` must be a non-negative integer. Upstream's versioner
+ * (strconv.ParseUint) answers anything else with a storage InvalidError,
+ * which reaches the client as 422 Invalid with no details.
+ */
 export function parseResourceVersion(rv: string): number {
-  if (!/^\d+$/.test(rv)) throw badRequest(`invalid resource version "${rv}"`);
+  const syntax = /^\d+$/.test(rv);
+  if (!syntax || BigInt(rv) > 0xffff_ffff_ffff_ffffn) {
+    const why = syntax ? 'value out of range' : 'invalid syntax';
+    throw new StatusError({ code: 422, reason: 'Invalid', message: `resourceVersion: Invalid value: "${rv}": strconv.ParseUint: parsing "${rv}": ${why}` });
+  }
   return Number(rv);
+}
+
+/**
+ * A GET's resourceVersion: "" and "0" read whatever is current; any other
+ * must parse, and must not be newer than the store (upstream's watch cache
+ * answers a newer one, after waiting for it, with 504 Too large resource version).
+ */
+export async function checkGetResourceVersion(store: GenericStore, rv: string | null): Promise<void> {
+  if (rv === null || rv === '' || rv === '0') return;
+  const requested = parseResourceVersion(rv);
+  const current = await store.currentRevision();
+  if (requested > current) throw tooLargeResourceVersion(requested, current);
 }
 
 function tooLargeResourceVersion(requested: number, current: number): StatusError {
