@@ -153,4 +153,27 @@ describe('API machinery', () => {
     }
     assert.equal((await api.request('GET', `${configMaps}/rv-probe?resourceVersion=${current}`)).status, 200);
   });
+  it('counts remainingItemCount on every page of an unfiltered paged list, and leaves it out when a selector filters', async () => {
+    await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paging' } });
+    const paged = '/api/v1/namespaces/paging/configmaps';
+    for (let i = 1; i <= 5; i++) await create(paged, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { n: String(i) } } });
+    type Meta = { continue?: string; remainingItemCount?: number };
+    const page = async (query: string): Promise<Meta> => {
+      const r = await api.request('GET', `${paged}?${query}`);
+      assert.equal(r.status, 200, r.text);
+      return r.json<{ metadata: Meta }>().metadata;
+    };
+    const first = await page('limit=2');
+    assert.equal(first.remainingItemCount, 3);
+    const second = await page(`limit=2&continue=${encodeURIComponent(first.continue!)}`);
+    assert.equal(second.remainingItemCount, 1);
+    const last = await page(`limit=2&continue=${encodeURIComponent(second.continue!)}`);
+    assert.deepEqual([last.continue, last.remainingItemCount], [undefined, undefined]);
+    const filtered = await page('limit=2&labelSelector=n');
+    assert.ok(filtered.continue !== undefined);
+    assert.equal(filtered.remainingItemCount, undefined);
+    // The same from storage, without the watch cache: an exact resourceVersion.
+    const exact = await page('limit=2&resourceVersion=' + (await api.request('GET', paged)).json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion);
+    assert.equal(exact.remainingItemCount, 3);
+  });
 });

@@ -185,6 +185,7 @@ export class GenericStore {
       metadata: {
         resourceVersion: String(result.revision),
         ...(result.continueKey !== undefined ? { continue: encodeContinueToken(prefix, result.continueKey, result.revision) } : {}),
+        ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
       },
       items,
     };
