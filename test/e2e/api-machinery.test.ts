@@ -176,4 +176,14 @@ describe('API machinery', () => {
     const exact = await page('limit=2&resourceVersion=' + (await api.request('GET', paged)).json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion);
     assert.equal(exact.remainingItemCount, 3);
   });
+  it('answers a Table or PartialObjectMetadata asked for in meta.k8s.io/v1beta1 in that version', async () => {
+    const accept = (as: string): Record<string, string> => ({ accept: `application/json;as=${as};g=meta.k8s.io;v=v1beta1` });
+    const table = (await api.request('GET', `${configMaps}?limit=1`, { headers: accept('Table') })).json<{ apiVersion: string; rows: { object: Json }[] }>();
+    assert.equal(table.apiVersion, 'meta.k8s.io/v1beta1');
+    assert.deepEqual([table.rows[0]!.object.kind, table.rows[0]!.object.apiVersion], ['PartialObjectMetadata', 'meta.k8s.io/v1beta1']);
+    const list = (await api.request('GET', configMaps, { headers: accept('PartialObjectMetadataList') })).json<{ apiVersion: string; items: Json[] }>();
+    assert.deepEqual([list.apiVersion, list.items[0]!.apiVersion], ['meta.k8s.io/v1beta1', 'meta.k8s.io/v1beta1']);
+    const v1 = (await api.request('GET', configMaps, { headers: { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' } })).json<Json>();
+    assert.equal(v1.apiVersion, 'meta.k8s.io/v1');
+  });
 });

@@ -119,10 +119,11 @@ class EventWriter {
       shaped = toTable([object], { resourceVersion: object.metadata.resourceVersion ?? '' }, this.convertor, {
         include: parseIncludeObject(this.ctx.query),
         noHeaders: !this.first,
+        ...(this.format.apiVersion !== undefined ? { apiVersion: this.format.apiVersion } : {}),
       });
       this.first = false;
     } else if (this.format.shape === 'PartialObjectMetadata' && type !== 'ERROR') {
-      shaped = partialObjectMetadata(object);
+      shaped = partialObjectMetadata(object, this.format.apiVersion);
     }
     await this.write(this.encode(type, shaped));
   }
