@@ -35,7 +35,8 @@ export interface TableRow {
 
 export interface Table {
   kind: 'Table';
-  apiVersion: 'meta.k8s.io/v1';
+  /** meta.k8s.io/v1, or meta.k8s.io/v1beta1 when the client asked for that version. */
+  apiVersion: 'meta.k8s.io/v1' | 'meta.k8s.io/v1beta1';
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
   columnDefinitions: TableColumnDefinition[];
   rows: TableRow[];

@@ -38,6 +38,12 @@ export interface ListResult {
   readonly revision: number;
   /** True when keys after the last item remain under the prefix. */
   readonly more: boolean;
+  /**
+   * When `more`: how many keys the range holds from its start (after
+   * continueFrom), the items returned included, whatever the limit (etcd's
+   * RangeResponse.count). The API server derives remainingItemCount from it.
+   */
+  readonly count?: number;
 }
 
 /** A change, as a watcher sees it. */

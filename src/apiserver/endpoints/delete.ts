@@ -60,8 +60,21 @@ function withDeletionAdmission(ctx: RequestContext, t: Target, params: DeletePar
 export const handleDelete: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
   const params = withDeletionAdmission(ctx, t, await readDeleteOptions(ctx));
-  const { object } = await timeStage(ctx, 'etcd', () => t.store.delete(t.namespace, t.name, params));
-  writeObject(ctx, 200, object, format);
+  const { object, deleted } = await timeStage(ctx, 'etcd', () => t.store.delete(t.namespace, t.name, params));
+  if (!deleted || t.store.returnsDeletedObject) {
+    writeObject(ctx, 200, object, format);
+    return;
+  }
+  // Upstream's finalizeDelete: an object removed at once (dry run or not) is
+  // reported by a Success Status naming it, the resource in details.kind.
+  const info = t.store.resource;
+  const details = {
+    name: object.metadata.name ?? t.name,
+    ...(info.group !== '' ? { group: info.group } : {}),
+    kind: info.resource,
+    ...(object.metadata.uid !== undefined ? { uid: object.metadata.uid } : {}),
+  };
+  writeObject(ctx, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }, format);
 };
 
 /** DELETE of a collection: every object the selectors match, one by one. */

@@ -1,5 +1,6 @@
 import { timeStage } from '../audit/request-audit.js';
 import { writeObject } from '../server/response.js';
+import { validateListOptions } from './list-options.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseNonNegativeInt } from './query.js';
 import { selectionPredicate } from './selection.js';
@@ -9,6 +10,7 @@ import { shapeList } from './transform.js';
 /** GET of a collection: selectors, paging with limit/continue, resourceVersion semantics. */
 export const handleList: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: true });
+  validateListOptions(ctx.query, false);
   const predicate = selectionPredicate(ctx.query, t);
   const limit = parseNonNegativeInt(ctx.query, 'limit');
   const list = await timeStage(ctx, 'etcd', () => t.store.list(t.namespace, {

@@ -12,6 +12,10 @@ export interface OutputFormat {
   readonly shape: OutputShape;
   /** The Content-Type to answer with. */
   readonly contentType: string;
+  /** For PartialObjectMetadata: whether the client asked for the list kind (PartialObjectMetadataList). */
+  readonly list?: boolean;
+  /** For Table and PartialObjectMetadata: the apiVersion asked for (meta.k8s.io/v1 or meta.k8s.io/v1beta1). */
+  readonly apiVersion?: string;
 }
 
 interface MediaRange {
@@ -86,10 +90,10 @@ function negotiate(accept: string, options: { transforms: boolean }): OutputForm
       const v = r.params.get('v');
       if (r.type !== 'application' || (r.subtype !== 'json' && r.subtype !== 'yaml' && r.subtype !== PROTOBUF_SUBTYPE)) continue;
       if (as === 'Table' && (v === 'v1' || v === 'v1beta1') && r.subtype !== PROTOBUF_SUBTYPE) {
-        return { encoding: encodingOf(r.subtype), shape: 'Table', contentType: `application/${r.subtype}` };
+        return { encoding: encodingOf(r.subtype), shape: 'Table', contentType: `application/${r.subtype}`, apiVersion: `meta.k8s.io/${v}` };
       }
       if ((as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') && (v === 'v1' || v === 'v1beta1')) {
-        return { encoding: encodingOf(r.subtype), shape: 'PartialObjectMetadata', contentType: `application/${r.subtype}` };
+        return { encoding: encodingOf(r.subtype), shape: 'PartialObjectMetadata', contentType: `application/${r.subtype}`, list: as === 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${v}` };
       }
       continue;
     }

@@ -10,14 +10,15 @@
  */
 import type { KubeObject } from '../../machinery/meta.js';
 import type { TableConvertor } from '../../machinery/table.js';
-import { badRequest, expired, internalError, StatusError } from '../../machinery/status.js';
+import { expired, internalError, notAcceptable, StatusError } from '../../machinery/status.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { ObjectEvent } from '../registry/generic/object-storage.js';
 import type { RequestContext } from '../server/context.js';
 import { encodeWatchFrame, PROTOBUF_WATCH_MEDIA_TYPE } from '../../api/protobuf/envelope.js';
 import { watchEventJsonBytes } from '../server/json-memo.js';
 import { statusBody, writeWarnings } from '../server/response.js';
-import { negotiateOutput, type OutputFormat } from './negotiation.js';
+import { validateListOptions } from './list-options.js';
+import { negotiateOutput, SERVED_MEDIA_TYPES, type OutputFormat } from './negotiation.js';
 import { parseBool, parseNonNegativeInt } from './query.js';
 import { selectionPredicate } from './selection.js';
 import type { Target, VerbHandler } from './target.js';
@@ -37,18 +38,15 @@ type WatchEventType = ObjectEvent['type'] | 'BOOKMARK' | 'ERROR';
 export function newWatchHandler(settings: WatchSettings = DEFAULT_WATCH_SETTINGS): VerbHandler {
   return async (ctx, t) => {
     const format = negotiateOutput(ctx.req.headers.accept, { transforms: true });
+    // As upstream's NegotiateOutputMediaTypeStream: the chosen type needs a stream
+    // serializer, and YAML has none.
+    if (format.encoding === 'yaml') throw notAcceptable(SERVED_MEDIA_TYPES);
+    validateListOptions(ctx.query, true);
     const predicate = selectionPredicate(ctx.query, t);
     const timeoutSeconds = parseNonNegativeInt(ctx.query, 'timeoutSeconds');
     const bookmarks = parseBool(ctx.query, 'allowWatchBookmarks');
     const sendInitialEvents = ctx.query.has('sendInitialEvents') ? parseBool(ctx.query, 'sendInitialEvents') : undefined;
     const rv = ctx.query.get('resourceVersion') ?? '';
-    const match = ctx.query.get('resourceVersionMatch') ?? '';
-    if (sendInitialEvents !== undefined) {
-      if (match !== 'NotOlderThan') throw badRequest('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
-      if (sendInitialEvents && !bookmarks) throw badRequest('allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true');
-    } else if (match !== '') {
-      throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
-    }
     const initial = sendInitialEvents ?? (rv === '' || rv === '0');
     const events = await t.store.watch(t.namespace, {
       resourceVersion: initial ? '' : rv,
@@ -121,10 +119,11 @@ class EventWriter {
       shaped = toTable([object], { resourceVersion: object.metadata.resourceVersion ?? '' }, this.convertor, {
         include: parseIncludeObject(this.ctx.query),
         noHeaders: !this.first,
+        ...(this.format.apiVersion !== undefined ? { apiVersion: this.format.apiVersion } : {}),
       });
       this.first = false;
     } else if (this.format.shape === 'PartialObjectMetadata' && type !== 'ERROR') {
-      shaped = partialObjectMetadata(object);
+      shaped = partialObjectMetadata(object, this.format.apiVersion);
     }
     await this.write(this.encode(type, shaped));
   }

@@ -18,6 +18,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   readonly storagePath?: string;
   readonly validateName: ValidateNameFunc;
   readonly gracePeriod?: GracePeriodPolicy;
+  /** Upstream's ReturnDeletedObject: a DELETE answers with the deleted object rather than a Success Status. */
+  readonly returnDeletedObject?: boolean;
   /** Handlers of subresources that are not a view of the object through another strategy (binding, eviction, scale). */
   /**
    * A store of its own when create, update or delete do more than the generic

@@ -91,6 +91,7 @@ export class Registry {
         validateName: definition.validateName,
         ...(info.namespaced && options.namespaceLifecycle !== false ? { namespaceCheck: (ns: string, object: KubeObject) => this.checkNamespace(ns, info, object) } : {}),
         ...(definition.gracePeriod !== undefined ? { gracePeriod: definition.gracePeriod } : {}),
+        ...(definition.returnDeletedObject === true ? { returnDeletedObject: true } : {}),
       };
       const store = definition.newStore !== undefined ? definition.newStore(config) : new GenericStore(config);
       const subresources = new Map<string, SubresourceEntry>();

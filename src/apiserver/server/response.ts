@@ -50,7 +50,7 @@ export function writeObject(ctx: RequestContext, code: number, value: unknown, e
   auditResponseObject(ctx, code, value);
   const latency = ctx.latency;
   const serializeStart = latency === undefined ? 0n : process.hrtime.bigint();
-  const body = encodeBody(value, encoding);
+  const body = encoding.encoding === 'json' && isPrettyPrint(ctx) ? JSON.stringify(value, null, 2) : encodeBody(value, encoding);
   const res = ctx.res;
   if (res.headersSent) return;
   writeWarnings(ctx);
@@ -64,6 +64,20 @@ export function writeObject(ctx: RequestContext, code: number, value: unknown, e
   if (ctx.req.method === 'HEAD') res.end();
   else res.end(body);
   latency?.add('response-write', process.hrtime.bigint() - writeStart);
+}
+
+const GO_BOOLEANS: Readonly<Record<string, boolean>> = { 1: true, t: true, T: true, true: true, TRUE: true, True: true, 0: false, f: false, F: false, false: false, FALSE: false, False: false };
+
+/**
+ * Upstream's isPrettyPrint: JSON is indented when `?pretty` says so (a Go
+ * boolean; one that does not parse is false), else when the client is curl,
+ * Wget or a browser.
+ */
+export function isPrettyPrint(ctx: Pick<RequestContext, 'req' | 'query'>): boolean {
+  const pretty = ctx.query.get('pretty');
+  if (pretty !== null && pretty !== '') return GO_BOOLEANS[pretty] ?? false;
+  const agent = ctx.req.headers['user-agent'] ?? '';
+  return agent.startsWith('curl') || agent.startsWith('Wget') || agent.startsWith('Mozilla/5.0');
 }
 
 /** Warning headers in upstream's form: `299 - "text"`. */

@@ -122,6 +122,7 @@ export class EtcdStorage implements Storage {
         items: response.kvs.map(toKeyValue),
         revision: revision > 0 ? revision : headerRevision(response.header),
         more: response.more,
+        ...(response.more ? { count: Number(response.count) } : {}),
       };
     } catch (e: unknown) {
       if (revision > 0 && isEtcdCompacted(e)) throw compacted(revision, await this.oldestRevisionAfter(revision));

@@ -62,6 +62,7 @@ export class MemoryStorage implements Storage {
       items: keys.slice(0, limit).map((k) => state.get(k)!),
       revision,
       more: keys.length > limit,
+      ...(keys.length > limit ? { count: keys.length } : {}),
     };
   }
 

@@ -215,8 +215,10 @@ export class SqliteStorage implements Storage {
       (this.revision - revision <= CHANGED_SCAN_LIMIT && !this.sql.changedSince(range, revision));
     const rows = fromCurrent ? this.sql.listCurrent(range, fetch) : this.sql.listAt(range, revision, fetch);
     const more = limit > 0 && rows.length > limit;
-    if (more) rows.length = limit;
-    return { items: rows.map(listKv), revision, more };
+    if (!more) return { items: rows.map(listKv), revision, more };
+    rows.length = limit;
+    const count = fromCurrent ? this.sql.countCurrent(range) : this.sql.countAt(range, revision);
+    return { items: rows.map(listKv), revision, more, count };
   }
 
   create(key: string, value: Uint8Array): Promise<KeyValue> {

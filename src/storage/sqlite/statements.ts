@@ -128,6 +128,20 @@ export class Statements {
     return this.prepared<ListRow>(sql).all(rangeParams(range, { rev: revision, limit }));
   }
 
+  /** How many keys the range holds in the current table. */
+  countCurrent(range: KeyRange): number {
+    const sql = `SELECT count(*) AS n FROM current WHERE ${rangeClause('name', range)}`;
+    return this.prepared<{ n: number }>(sql).get(rangeParams(range, {}))!.n;
+  }
+
+  /** How many keys the range held at `revision` (listAt's rows, counted). */
+  countAt(range: KeyRange, revision: number): number {
+    const sql =
+      `SELECT count(*) AS n FROM log l WHERE ${rangeClause('l.name', range)} AND l.id <= @rev ` +
+      'AND NOT EXISTS (SELECT 1 FROM log n WHERE n.name = l.name AND n.id > l.id AND n.id <= @rev) AND l.deleted = 0';
+    return this.prepared<{ n: number }>(sql).get(rangeParams(range, { rev: revision }))!.n;
+  }
+
   /**
    * True when a key in the range was written after `revision`. Scans the log
    * from the revision on (the `+` keeps sqlite off the name index), so callers

@@ -309,6 +309,19 @@ export function runStorageConformance(name: string, makeStore: () => Promise<Sto
         assert.equal(past.more, false);
       }));
 
+    it('counts the keys of a range that has more, from continueFrom on, now and at an older revision', () =>
+      withStore(async (s, p) => {
+        for (const k of ['a', 'b', 'c', 'd', 'e']) await s.create(`${p}${k}`, enc(k));
+        const first = await s.list(p, { limit: 2 });
+        assert.equal(first.count, 5);
+        assert.equal((await s.list(p, { limit: 2, revision: first.revision, continueFrom: `${p}a` })).count, 4);
+        await s.create(`${p}f`, enc('f'));
+        await s.delete(`${p}b`);
+        assert.equal((await s.list(p, { limit: 1, revision: first.revision })).count, 5);
+        assert.equal((await s.list(p, { limit: 1 })).count, 5);
+        assert.equal((await s.list(p, { limit: 5 })).more, false);
+      }));
+
     it('16 concurrent writers doing compare-and-swap increments on one key lose no increment', () =>
       withStore(async (s, p) => {
         const key = `${p}counter`;

@@ -133,8 +133,15 @@ export class WatchCache implements ReflectorStore<KeyedObject> {
     const predicate = options.predicate;
     const items: KubeObject[] = [];
     let lastKey: string | undefined;
-    for (const key of this.keys.range(prefix, options.continueKey)) {
-      if (items.length === limit) return { items, revision: this.current, continueKey: lastKey! };
+    const keys = this.keys.range(prefix, options.continueKey);
+    for (const key of keys) {
+      if (items.length === limit) {
+        if (predicate !== undefined) return { items, revision: this.current, continueKey: lastKey! };
+        // Unfiltered, the keys left in the range are what remains (upstream's remainingItemCount).
+        let remaining = 1;
+        for (const _ of keys) remaining++;
+        return { items, revision: this.current, continueKey: lastKey!, remainingItemCount: remaining };
+      }
       const object = this.objects.get(key)!;
       if (predicate !== undefined && !predicate(object)) continue;
       items.push(object);

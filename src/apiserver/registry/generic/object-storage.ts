@@ -51,6 +51,8 @@ export interface ObjectListResult {
   readonly revision: number;
   /** The last key returned, when more items remain. */
   readonly continueKey?: string;
+  /** When more items remain and no predicate filtered: how many (upstream's remainingItemCount). */
+  readonly remainingItemCount?: number;
 }
 
 export interface ObjectWatchOptions {
@@ -125,7 +127,10 @@ export class ObjectStorage implements ObjectStore {
         items.push(object);
         if (limit !== undefined && items.length === limit) {
           const more = i < page.items.length - 1 || page.more;
-          return more ? { items, revision, continueKey: kv.key } : { items, revision };
+          if (!more) return { items, revision };
+          // Without a predicate one page is the whole answer: the keys counted after it remain.
+          const remaining = predicate === undefined && page.count !== undefined ? page.count - page.items.length : undefined;
+          return { items, revision, continueKey: kv.key, ...(remaining !== undefined ? { remainingItemCount: remaining } : {}) };
         }
       }
       const last = page.items.at(-1);

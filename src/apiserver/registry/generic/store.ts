@@ -93,6 +93,12 @@ export interface StoreConfig {
    * tables) and the storage version. Without it the three are the same.
    */
   readonly codec?: VersionCodec;
+  /**
+   * Upstream's ReturnDeletedObject (pods, services, namespaces, service
+   * accounts): a DELETE that removes the object answers with it; for every
+   * other kind it answers with a Status of reason Success.
+   */
+  readonly returnDeletedObject?: boolean;
 }
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -119,6 +125,11 @@ export class GenericStore {
   }
 
   /** The same store seen through another strategy (a subresource such as status); subclasses keep their class. */
+  /** Whether a DELETE that removes the object answers with the object (else a Success Status). */
+  get returnsDeletedObject(): boolean {
+    return this.config.returnDeletedObject === true;
+  }
+
   withStrategy(strategy: Strategy): GenericStore {
     const Self = this.constructor as new (config: StoreConfig) => GenericStore;
     return new Self({ ...this.config, strategy });
@@ -137,6 +148,11 @@ export class GenericStore {
     const object = await this.translate(name, () => this.storage.get(this.key(namespace, name)));
     if (object === undefined) throw notFound(this.groupResource, name);
     return this.withTypeMeta(object);
+  }
+
+  /** The storage's current revision. */
+  currentRevision(): Promise<number> {
+    return this.translate('', () => this.storage.currentRevision());
   }
 
   async list(namespace: string | undefined, params: ListParams = {}): Promise<KubeList> {
@@ -159,6 +175,7 @@ export class GenericStore {
         error.status.metadata.continue = encodeContinueToken(prefix, afterKey, -1);
         throw error;
       }
+      if (isStorageError(e, 'FutureRevision') && revision !== undefined) throw tooLargeResourceVersion(revision, e.currentRevision ?? 0);
       throw this.translateError(e, '');
     }
     const items = result.items.map((o) => this.withTypeMeta(o));
@@ -168,6 +185,7 @@ export class GenericStore {
       metadata: {
         resourceVersion: String(result.revision),
         ...(result.continueKey !== undefined ? { continue: encodeContinueToken(prefix, result.continueKey, result.revision) } : {}),
+        ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
       },
       items,
     };
@@ -557,10 +575,30 @@ class DryRunDone extends Error {
   }
 }
 
-/** `resourceVersion` must be a non-negative integer. */
+/**
+ * `resourceVersion` must be a non-negative integer. Upstream's versioner
+ * (strconv.ParseUint) answers anything else with a storage InvalidError,
+ * which reaches the client as 422 Invalid with no details.
+ */
 export function parseResourceVersion(rv: string): number {
-  if (!/^\d+$/.test(rv)) throw badRequest(`invalid resource version "${rv}"`);
+  const syntax = /^\d+$/.test(rv);
+  if (!syntax || BigInt(rv) > 0xffff_ffff_ffff_ffffn) {
+    const why = syntax ? 'value out of range' : 'invalid syntax';
+    throw new StatusError({ code: 422, reason: 'Invalid', message: `resourceVersion: Invalid value: "${rv}": strconv.ParseUint: parsing "${rv}": ${why}` });
+  }
   return Number(rv);
+}
+
+/**
+ * A GET's resourceVersion: "" and "0" read whatever is current; any other
+ * must parse, and must not be newer than the store (upstream's watch cache
+ * answers a newer one, after waiting for it, with 504 Too large resource version).
+ */
+export async function checkGetResourceVersion(store: GenericStore, rv: string | null): Promise<void> {
+  if (rv === null || rv === '' || rv === '0') return;
+  const requested = parseResourceVersion(rv);
+  const current = await store.currentRevision();
+  if (requested > current) throw tooLargeResourceVersion(requested, current);
 }
 
 function tooLargeResourceVersion(requested: number, current: number): StatusError {

@@ -70,5 +70,6 @@ export const namespaceDefinition: ResourceDefinition = {
   statusStrategy: statusStrategy(namespaceStrategy),
   validateName: validateNamespaceName,
   newStore: (config) => new NamespaceStore(config),
+  returnDeletedObject: true,
   subresourceStrategies: { finalize: namespaceFinalizeStrategy },
 };

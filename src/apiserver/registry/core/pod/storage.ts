@@ -74,6 +74,10 @@ const strategies = newWorkloadStrategy<Pod>({
     'status.phase': (o) => pod(o).status?.phase ?? '',
     'status.podIP': (o) => pod(o).status?.podIP ?? '',
     'status.nominatedNodeName': (o) => pod(o).status?.nominatedNodeName ?? '',
+    // Upstream's conversion accepts these two: spec.host is the old name of spec.nodeName; status.podIPs
+    // passes, but no value is ever set for it, so it matches as the empty string.
+    'spec.host': (o) => pod(o).spec?.nodeName ?? '',
+    'status.podIPs': () => '',
   },
   table: podTable as never,
 });
@@ -99,6 +103,7 @@ export const podDefinition: ResourceDefinition = {
   statusStrategy: podStatusStrategy,
   validateName: validatePodName,
   gracePeriod: podGracePeriod,
+  returnDeletedObject: true,
   subresourceHandlers: { binding: bindingHandlers, eviction: evictionHandlers },
   subresourceStrategies: { ephemeralcontainers: podEphemeralContainersStrategy(podStrategy) },
 };

@@ -232,6 +232,7 @@ export function serviceDefinition(options: ServiceAllocationOptions = {}): Resou
     statusStrategy: serviceStatusStrategy,
     storagePath: 'services/specs',
     validateName: validateServiceName,
+    returnDeletedObject: true,
     newStore: (config: StoreConfig) => {
       // Allocations live beside the resources: `/registry/services/specs` → `/registry`.
       const prefix = config.keyPrefix.replace(/\/+$/, '').replace(/\/services\/specs$/, '');

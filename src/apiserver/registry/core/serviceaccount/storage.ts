@@ -14,6 +14,7 @@ export function serviceAccountDefinition(tokens?: TokenRequestOptions): Resource
   return {
     strategy: { ...plainStrategy, table: serviceAccountTable as unknown as TableConvertor<KubeObject> },
     validateName: nameIsDNSSubdomain,
+    returnDeletedObject: true,
     ...(tokens !== undefined ? { subresourceHandlers: { token: newTokenRequestHandlers(tokens) } } : {}),
   };
 }
