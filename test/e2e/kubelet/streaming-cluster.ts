@@ -140,6 +140,8 @@ export interface ContainerSpec {
   readonly previous?: readonly (readonly string[])[];
   /** The container's declared ports (spec only: the process listens where it likes). */
   readonly ports?: readonly { readonly name?: string; readonly containerPort: number }[];
+  /** In the pod's spec only: never created in the runtime, its status waiting for this reason. */
+  readonly waitingReason?: string;
 }
 
 /** The pod in the API (bound to the node unless `nodeName` is ''), and its sandbox and containers in the runtime. */
@@ -168,6 +170,7 @@ export async function runPod(cluster: StreamingCluster, name: string, containers
   const sandboxId = await rt.runPodSandbox(sandboxConfig);
   const podIP = (await rt.podSandboxStatus(sandboxId)).network?.ip ?? '';
   for (const c of containers) {
+    if (c.waitingReason !== undefined) continue;
     const attempts = [...(c.previous ?? []), c.command];
     for (const [attempt, argv] of attempts.entries()) {
       const id = await rt.createContainer(
@@ -195,7 +198,9 @@ export async function runPod(cluster: StreamingCluster, name: string, containers
   // What the pod workers would report (kubectl port-forward wants a Running pod).
   const pods = cluster.admin.resource(PODS);
   const current = await pods.get(name, { namespace: 'default' });
-  await pods.updateStatus({ ...current, status: { ...(current as { status?: object }).status, phase: 'Running', hostIP: '127.0.0.1', podIP, podIPs: [{ ip: podIP }] } } as KubeObject, {
+  const waiting = containers.filter((c) => c.waitingReason !== undefined).map((c) => ({ name: c.name, state: { waiting: { reason: c.waitingReason } } }));
+  const status = { ...(current as { status?: object }).status, phase: 'Running', hostIP: '127.0.0.1', podIP, podIPs: [{ ip: podIP }], ...(waiting.length > 0 ? { containerStatuses: waiting } : {}) };
+  await pods.updateStatus({ ...current, status } as KubeObject, {
     namespace: 'default',
   });
   return { uid, podIP };

@@ -95,6 +95,16 @@ describe('kubectl logs, exec and port-forward through the kubelet', { timeout: 1
     assert.match(bad.stderr, /container nope is not valid for pod web/);
   });
 
+  it("says why a container not started yet waits, from the pod's status", async () => {
+    await runPod(cluster, 'initializing', [
+      { name: 'setup', command: ['sleep', '3600'] },
+      { name: 'main', command: ['true'], waitingReason: 'PodInitializing' },
+    ]);
+    const r = await kubectl('1.33')('logs', 'initializing', '-c', 'main');
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /container "main" in pod "initializing" is waiting to start: PodInitializing/);
+  });
+
   it('refuses to exec into a pod that has no node', async () => {
     await runPod(cluster, 'pending', [{ name: 'main', command: ['true'] }], '');
     const r = await kubectl('1.33')('exec', 'pending', '--', 'true');
