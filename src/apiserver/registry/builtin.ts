@@ -53,6 +53,7 @@ import { bindingDefinition, roleDefinition } from './rbac/policy-based-store.js'
 import { definitionKey } from './registry.js';
 import type { ResourceDefinition } from './definition.js';
 import { baseStrategy, plainStrategy, type Strategy } from './generic/strategy.js';
+import type { FieldError } from '../../machinery/field-errors.js';
 
 const table = (t: TableConvertor<never>): TableConvertor<KubeObject> => t as unknown as TableConvertor<KubeObject>;
 
@@ -64,6 +65,11 @@ function plain(validateName: ValidateNameFunc, options: Partial<Strategy> & { st
 function withStatus(validateName: ValidateNameFunc, options: Partial<Strategy> & { storagePath?: string } = {}): ResourceDefinition {
   const { storagePath, ...strategy } = options;
   return { strategy: { ...baseStrategy, ...strategy }, validateName, ...(storagePath !== undefined ? { storagePath } : {}) };
+}
+
+/** A kind's own validation (its typed validators) as the strategy's validate and validateUpdate. */
+function validatedBy<T>(validate: (object: T) => FieldError[], validateUpdate: (object: T, old: T) => FieldError[]): Pick<Strategy, 'validate' | 'validateUpdate'> {
+  return { validate: (o) => validate(o as T), validateUpdate: (o, old) => validateUpdate(o as T, old as T) };
 }
 
 /** A definition with a proxy subresource (pods/proxy, services/proxy, nodes/proxy). */
@@ -113,8 +119,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
       withStatus(nameIsDNSSubdomain, {
         generation: false,
         table: table(resourceQuotaTable),
-        validate: (o) => validateResourceQuota(o as never),
-        validateUpdate: (o, old) => validateResourceQuotaUpdate(o as never, old as never),
+        ...validatedBy(validateResourceQuota, validateResourceQuotaUpdate),
       }),
     ],
     [
@@ -160,8 +165,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
       'PodDisruptionBudget',
       withStatus(nameIsDNSSubdomain, {
         table: table(podDisruptionBudgetTable),
-        validate: (o) => validatePodDisruptionBudget(o as never),
-        validateUpdate: (o, old) => validatePodDisruptionBudgetUpdate(o as never, old as never),
+        ...validatedBy(validatePodDisruptionBudget, validatePodDisruptionBudgetUpdate),
       }),
     ],
     ['rbac.authorization.k8s.io', 'ClusterRoleBinding', rbac(bindingDefinition, clusterRoleBindingTable)],
@@ -173,8 +177,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
       'PriorityClass',
       plain(nameIsDNSSubdomain, {
         table: table(priorityClassTable),
-        validate: (o) => validatePriorityClass(o as never),
-        validateUpdate: (o, old) => validatePriorityClassUpdate(o as never, old as never),
+        ...validatedBy(validatePriorityClass, validatePriorityClassUpdate),
       }),
     ],
   ];
