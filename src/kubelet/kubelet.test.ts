@@ -85,6 +85,7 @@ function fakeParts() {
     newProbeManager: (options) => {
       seen.probeOptions = options;
       return {
+        addPod: () => undefined,
         containerStarted: () => undefined,
         containerStopped: () => undefined,
         removePod: () => undefined,

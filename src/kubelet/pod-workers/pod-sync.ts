@@ -114,6 +114,8 @@ export class PodSyncer {
     await this.processKills(state);
     const runtimePod = await readRuntimePod(this.runtime, state.uid);
     if (volumes !== undefined) {
+      // As upstream's SyncPod: probing of the pod begins once its volumes are ready, before its containers are made.
+      this.options.probes.addPod(pod);
       const started = await this.applyActions(state, runtimePod, volumes);
       if (started.retryAt !== undefined) later(started.retryAt);
     }

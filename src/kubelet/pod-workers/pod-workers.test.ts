@@ -76,6 +76,8 @@ describe('pod workers on the process runtime', () => {
     // As upstream's kubelet: the container Events name the container (kubectl get events -o wide: SUBOBJECT).
     for (const e of h.events.filter((e) => e.pod === 'web' && (e.reason === 'Created' || e.reason === 'Started'))) assert.equal(e.fieldPath, 'spec.containers{main}');
     assert.ok(h.probes.started.some((s) => s.name === 'main' && s.podIP === pod.status?.podIP));
+    // The pod's probe clock started when its sync began (upstream's AddPod), before its container ran.
+    assert.equal(h.probes.added[0], pod.metadata.uid);
 
     // A status that does not change is not written again.
     const count = h.client.actionsOf('patch', 'pods/status').length;

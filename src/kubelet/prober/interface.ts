@@ -33,6 +33,15 @@ export interface ProbeManagerOptions {
 
 export interface ProbeManager {
   /**
+   * The pod is about to be synced (upstream's AddPod, called once its volumes
+   * are ready and before its containers are made). The first call starts the
+   * pod's probe clock: every probe of the pod then ticks at whole periods
+   * from that moment, as upstream's per-pod workers do, so a container's
+   * first probe comes at the next tick after it starts, not at once. Later
+   * calls change nothing.
+   */
+  addPod(pod: Pod): void;
+  /**
    * A container of the pod is running (a new containerId replaces the probes
    * of the old one). `podIP` is where httpGet/tcpSocket/grpc probes connect
    * when the probe names no host (the node IP for host-network pods).
@@ -40,7 +49,7 @@ export interface ProbeManager {
   containerStarted(pod: Pod, containerName: string, containerId: string, podIP: string): void;
   /** The container is no longer running: its probes stop and its results are forgotten. */
   containerStopped(podUid: string, containerName: string): void;
-  /** The pod is gone: every probe of it stops. */
+  /** The pod is gone: every probe of it stops and its probe clock is forgotten. */
   removePod(podUid: string): void;
   /**
    * Readiness: true when the container has no readiness probe and has started, or its probe has succeeded successThreshold times since its last failure streak.

@@ -57,6 +57,8 @@ export function newProbeManager(options: ProbeManagerOptions): ProbeManager {
   const metrics: ProbeMetrics = options.registry !== undefined ? newProbeMetrics(options.registry) : NO_PROBE_METRICS;
   /** podUid → container name → record. */
   const pods = new Map<string, Map<string, ContainerRecord>>();
+  /** podUid → when its probe clock started (ms since the epoch): every probe of the pod ticks at whole periods from it. */
+  const clocks = new Map<string, number>();
   let stopped = false;
 
   const lookup = (podUid: string, name: string): ContainerRecord | undefined => pods.get(podUid)?.get(name);
@@ -119,9 +121,17 @@ export function newProbeManager(options: ProbeManagerOptions): ProbeManager {
   };
 
   return {
+    addPod(pod) {
+      const podUid = pod.metadata.uid ?? '';
+      if (!stopped && !clocks.has(podUid)) clocks.set(podUid, Date.now());
+    },
+
     containerStarted(pod, containerName, containerId, podIP) {
       if (stopped) return;
       const podUid = pod.metadata.uid ?? '';
+      // A pod not announced by addPod starts its clock now (its first probe comes at once).
+      let clockMs = clocks.get(podUid);
+      if (clockMs === undefined) clocks.set(podUid, (clockMs = Date.now()));
       const existing = lookup(podUid, containerName);
       if (existing !== undefined && existing.containerId === containerId) return; // already probing this container
       remove(podUid, containerName);
@@ -155,6 +165,7 @@ export function newProbeManager(options: ProbeManagerOptions): ProbeManager {
             kind,
             probe,
             timing: probeTiming(probe, kind, secondMs),
+            clockMs,
             target: { pod, container: spec, containerId, podIP },
             runtime: options.runtime,
             prober,
@@ -186,6 +197,7 @@ export function newProbeManager(options: ProbeManagerOptions): ProbeManager {
     },
 
     removePod(podUid) {
+      clocks.delete(podUid);
       for (const name of [...(pods.get(podUid)?.keys() ?? [])]) remove(podUid, name);
     },
 
@@ -201,6 +213,7 @@ export function newProbeManager(options: ProbeManagerOptions): ProbeManager {
 
     stop() {
       stopped = true;
+      clocks.clear();
       for (const podUid of [...pods.keys()]) for (const name of [...(pods.get(podUid)?.keys() ?? [])]) remove(podUid, name);
     },
   };

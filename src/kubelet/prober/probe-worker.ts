@@ -31,6 +31,13 @@ export interface ProbeWorkerOptions {
   readonly kind: ProbeKind;
   readonly probe: Probe;
   readonly timing: ProbeTiming;
+  /**
+   * When the pod's probe clock started (ms since the epoch, see
+   * ProbeManager.addPod): the worker probes at whole periods from it, as
+   * upstream's worker ticks from when the pod was added, whatever the
+   * moment its container started.
+   */
+  readonly clockMs: number;
   readonly target: ProbeTarget;
   readonly runtime: RuntimeService;
   readonly prober: Prober;
@@ -67,9 +74,28 @@ export class ProbeWorker {
     return this.options.kind;
   }
 
-  /** Looks at the container at once, then on its own schedule. */
+  /** Looks at the container at the next tick of the pod's probe clock, then every period. */
   start(): void {
-    this.schedule(0);
+    const now = Date.now();
+    this.schedule(this.firstTickFrom(now) - now);
+  }
+
+  /** The first tick of the pod's probe clock at or after `at`. */
+  private firstTickFrom(at: number): number {
+    const { clockMs, timing } = this.options;
+    return clockMs + Math.max(0, Math.ceil((at - clockMs) / timing.periodMs)) * timing.periodMs;
+  }
+
+  /**
+   * The first tick after a look that began at `began`: ticks missed while a
+   * probe ran long are dropped (as Go's ticker drops them), never run back to
+   * back, and a look triggered between ticks leaves the next tick in place.
+   */
+  private tickAfter(began: number): number {
+    const { clockMs, timing } = this.options;
+    // A timer may fire a millisecond or so before its tick: that look is the tick's own.
+    const early = Math.min(5, timing.periodMs / 4);
+    return clockMs + (Math.max(0, Math.floor((began + early - clockMs) / timing.periodMs)) + 1) * timing.periodMs;
   }
 
   /** Probe now instead of at the next period (upstream's manual trigger; the startup probe has just succeeded). */
@@ -121,7 +147,7 @@ export class ProbeWorker {
   private async step(): Promise<Step> {
     const { kind, timing, runtime, target, host } = this.options;
     const began = Date.now();
-    const period = (): Step => ({ next: began + timing.periodMs - Date.now() });
+    const period = (): Step => ({ next: this.tickAfter(began) - Date.now() });
 
     let startedAtMs: number;
     try {
@@ -145,7 +171,8 @@ export class ProbeWorker {
     }
 
     const sinceStart = Date.now() - startedAtMs;
-    if (sinceStart < timing.initialDelayMs) return { next: timing.initialDelayMs - sinceStart };
+    // Upstream skips the ticks before initialDelaySeconds has passed: the first probe is at the tick after it.
+    if (sinceStart < timing.initialDelayMs) return { next: this.firstTickFrom(startedAtMs + timing.initialDelayMs) - Date.now() };
 
     const started = host.isStarted();
     if (kind === 'startup' && started) return 'stop';

@@ -40,6 +40,11 @@ export class FakeProbes implements ProbeManager {
   readonly stopped: { uid: string; name: string }[] = [];
   readonly removed: string[] = [];
   readonly unready = new Set<string>();
+  /** Pod UIDs in the order addPod saw them. */
+  readonly added: string[] = [];
+  addPod(pod: Pod): void {
+    this.added.push(pod.metadata.uid ?? '');
+  }
   containerStarted(pod: Pod, containerName: string, containerId: string, podIP: string): void {
     this.started.push({ uid: pod.metadata.uid ?? '', name: containerName, id: containerId, podIP });
   }

@@ -1,0 +1,133 @@
+/**
+ * The pod's probe clock (ProbeManager.addPod): as upstream's workers tick
+ * from when the pod was added, a container's probes come at whole periods
+ * from that moment, not at the moment the container started. Only lower
+ * bounds are asserted: a busy machine makes timers late, never early.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { Container, Probe } from 'kubernetes-types/core/v1.js';
+import { waitFor } from '../../client/testing/wait-for.js';
+import type { Pod } from '../types.js';
+import type { ProbeManager } from './interface.js';
+import { newProbeManager } from './probe-manager.js';
+import { exitWith, newFakeRuntime, type FakeRuntime } from './testing/fake-runtime.js';
+import { newRecordingEvents } from './testing/recording-events.js';
+
+/** One API second: long enough that the phase of a tick is measurable. */
+const SECOND_MS = 200;
+/** Timers may fire about a millisecond early. */
+const EARLY_MS = 2;
+
+let podCount = 0;
+function makePod(containers: Container[]): Pod {
+  const n = ++podCount;
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: `clock-${n}`, namespace: 'default', uid: `clock-uid-${n}` }, spec: { containers } };
+}
+const execProbe = (name: string, extra: Partial<Probe> = {}): Probe => ({ exec: { command: [name] }, periodSeconds: 1, timeoutSeconds: 10, ...extra });
+
+interface Clocked {
+  readonly runtime: FakeRuntime;
+  readonly manager: ProbeManager;
+  /** When each exec probe ran, by command name (ms since the epoch). */
+  readonly at: Map<string, number[]>;
+}
+
+function clocked(): Clocked {
+  const runtime = newFakeRuntime();
+  const at = new Map<string, number[]>();
+  runtime.execAnswer = ({ cmd }) => {
+    const name = cmd[0] ?? '';
+    at.set(name, [...(at.get(name) ?? []), Date.now()]);
+    return exitWith(0);
+  };
+  const manager = newProbeManager({ runtime, events: newRecordingEvents(), onChange: () => undefined, onFailure: () => undefined, secondMs: SECOND_MS });
+  return { runtime, manager, at };
+}
+
+/** Resolves once `ms` have passed since `from` (a condition on the clock, polled). */
+const until = (from: number, ms: number): Promise<void> => waitFor(() => Date.now() - from >= ms, { description: `${ms} ms after the clock started` });
+
+describe('probe clock (upstream workers tick from the pod being added)', () => {
+  const managers: ProbeManager[] = [];
+  const fresh = (): Clocked => {
+    const c = clocked();
+    managers.push(c.manager);
+    return c;
+  };
+  after(() => {
+    for (const m of managers) m.stop();
+  });
+
+  it('a container started between ticks is first probed at the next tick of the pod, then every period from it', async () => {
+    const c = fresh();
+    const pod = makePod([{ name: 'app', readinessProbe: execProbe('ready') }]);
+    c.manager.addPod(pod);
+    const clockStart = Date.now();
+    await until(clockStart, SECOND_MS * 0.3);
+    c.runtime.run('c1');
+    c.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
+    await waitFor(() => (c.at.get('ready')?.length ?? 0) >= 2, { description: 'two probes' });
+    const [first, second] = c.at.get('ready') ?? [];
+    assert.ok(first! >= clockStart + SECOND_MS - EARLY_MS, `first probe ${first! - clockStart} ms after the clock started, not at the tick at ${SECOND_MS}`);
+    assert.ok(second! >= clockStart + 2 * SECOND_MS - EARLY_MS, `second probe ${second! - clockStart} ms after the clock started`);
+  });
+
+  it('a later addPod does not move the clock, and a replacement container keeps it', async () => {
+    const c = fresh();
+    const pod = makePod([{ name: 'app', livenessProbe: execProbe('live') }]);
+    c.manager.addPod(pod);
+    const clockStart = Date.now();
+    await until(clockStart, SECOND_MS * 0.5);
+    c.manager.addPod(pod); // every sync calls it again
+    c.runtime.run('c1');
+    c.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
+    await waitFor(() => (c.at.get('live')?.length ?? 0) >= 1, { description: 'a probe of c1' });
+    assert.ok(c.at.get('live')![0]! >= clockStart + SECOND_MS - EARLY_MS);
+
+    const replacedAt = Date.now();
+    c.runtime.run('c2');
+    c.manager.containerStarted(pod, 'app', 'c2', '127.0.0.1');
+    const before = c.at.get('live')!.length;
+    await waitFor(() => c.at.get('live')!.length > before, { description: 'a probe of c2' });
+    const tick = clockStart + Math.ceil((replacedAt - clockStart) / SECOND_MS) * SECOND_MS;
+    assert.ok(c.at.get('live')![before]! >= tick - EARLY_MS, 'the new container is probed on the pod\'s ticks');
+  });
+
+  it('removePod forgets the clock: the pod added again starts a new one', async () => {
+    const c = fresh();
+    const pod = makePod([{ name: 'app', readinessProbe: execProbe('again') }]);
+    c.manager.addPod(pod);
+    await until(Date.now(), SECOND_MS * 0.5);
+    c.manager.removePod(pod.metadata.uid ?? '');
+    c.manager.addPod(pod);
+    const clockStart = Date.now();
+    c.runtime.run('c1');
+    c.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
+    await waitFor(() => (c.at.get('again')?.length ?? 0) >= 2, { description: 'two probes' });
+    assert.ok(c.at.get('again')![1]! >= clockStart + SECOND_MS - EARLY_MS, 'ticks follow the new clock');
+  });
+
+  it('initialDelaySeconds: the first probe is at the first tick once the delay has passed', async () => {
+    const c = fresh();
+    const pod = makePod([{ name: 'app', readinessProbe: execProbe('delayed', { initialDelaySeconds: 1 }) }]);
+    c.manager.addPod(pod);
+    const clockStart = Date.now();
+    await until(clockStart, SECOND_MS * 0.3);
+    const startedAt = Date.now();
+    c.runtime.run('c1', startedAt);
+    c.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
+    await waitFor(() => (c.at.get('delayed')?.length ?? 0) >= 1, { description: 'the first probe' });
+    const tick = clockStart + Math.ceil((startedAt + SECOND_MS - clockStart) / SECOND_MS) * SECOND_MS;
+    assert.ok(c.at.get('delayed')![0]! >= tick - EARLY_MS, `first probe ${c.at.get('delayed')![0]! - clockStart} ms after the clock, want ≥ ${tick - clockStart}`);
+  });
+
+  it('without addPod the clock starts with the container: it is probed at once', async () => {
+    const c = fresh();
+    const pod = makePod([{ name: 'app', readinessProbe: execProbe('direct', { periodSeconds: 100 }) }]);
+    c.runtime.run('c1');
+    c.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
+    // With a 100-second period, only a probe at the clock's first tick (now) can arrive within the wait.
+    await waitFor(() => (c.at.get('direct')?.length ?? 0) >= 1, { description: 'a probe at once' });
+  });
+});
