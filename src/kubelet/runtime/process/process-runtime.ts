@@ -119,15 +119,15 @@ function listIds(dir: string): string[] {
  * (up to 10 ms), so a change within the tick of the last one may leave the
  * time as it was.
  */
-const SETTLED_NS = 50_000_000n;
+const SETTLED_MS = 50;
 
 /** The records of one directory of the state directory (one subdirectory per id), as listed when the directory was as `stat` says. */
 interface RecordListing<T> {
   readonly records: Map<string, T>;
   /** Subdirectories whose record was not there yet (a write under way): read again on every use. */
   readonly unwritten: Set<string>;
-  readonly ino: bigint;
-  readonly mtimeNs: bigint;
+  readonly ino: number;
+  readonly mtimeMs: number;
   /** Listed long enough after the directory's last change that a later change must change its modification time. */
   readonly settled: boolean;
 }
@@ -137,8 +137,8 @@ interface RecordListing<T> {
  * changed since, else a new one that reads only the records it did not have.
  */
 function listRecords<T>(dir: string, file: (id: string) => string, last: RecordListing<T> | undefined): RecordListing<T> {
-  const stat = statSync(dir, { bigint: true, throwIfNoEntry: false });
-  if (last !== undefined && stat !== undefined && last.settled && stat.ino === last.ino && stat.mtimeNs === last.mtimeNs) {
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (last !== undefined && stat !== undefined && last.settled && stat.ino === last.ino && stat.mtimeMs === last.mtimeMs) {
     for (const id of last.unwritten) {
       const record = readJsonIfExists<T>(file(id));
       if (record !== undefined) {
@@ -148,7 +148,7 @@ function listRecords<T>(dir: string, file: (id: string) => string, last: RecordL
     }
     return last;
   }
-  const listedAt = BigInt(Date.now()) * 1_000_000n;
+  const listedAt = Date.now();
   const records = new Map<string, T>();
   const unwritten = new Set<string>();
   for (const id of listIds(dir)) {
@@ -156,8 +156,8 @@ function listRecords<T>(dir: string, file: (id: string) => string, last: RecordL
     if (record === undefined) unwritten.add(id);
     else records.set(id, record);
   }
-  if (stat === undefined) return { records, unwritten, ino: -1n, mtimeNs: -1n, settled: false };
-  return { records, unwritten, ino: stat.ino, mtimeNs: stat.mtimeNs, settled: listedAt - stat.mtimeNs >= SETTLED_NS };
+  if (stat === undefined) return { records, unwritten, ino: -1, mtimeMs: -1, settled: false };
+  return { records, unwritten, ino: stat.ino, mtimeMs: stat.mtimeMs, settled: listedAt - stat.mtimeMs >= SETTLED_MS };
 }
 
 /** Orders decimal strings of non-negative integers (the records' nanosecond timestamps) as the numbers they write, without parsing them. */
@@ -169,9 +169,11 @@ export function compareDecimal(a: string, b: string): number {
 /** A container's shim state as last read, with what identifies that version of state.json. */
 interface ShimStateEntry {
   readonly state: ShimState;
-  readonly ino: bigint;
-  readonly mtimeNs: bigint;
-  readonly size: bigint;
+  /** Where it is read from (made once per container). */
+  readonly file: string;
+  readonly ino: number;
+  readonly mtimeMs: number;
+  readonly size: number;
 }
 
 /** Runs `fn` calls one at a time (sandbox creation must not hand one address out twice). */
@@ -209,6 +211,8 @@ export class ProcessRuntimeService implements RuntimeService {
   private containerListing: RecordListing<ContainerRecord> | undefined;
   /** The shims' state.json of containers, as last read (see readShimState). */
   private readonly shimStates = new Map<string, ShimStateEntry>();
+  private readonly sandboxesDir: string;
+  private readonly containersDir: string;
 
   constructor(
     private readonly options: ProcessRuntimeOptions,
@@ -217,8 +221,10 @@ export class ProcessRuntimeService implements RuntimeService {
     this.podCIDR = options.podCIDR;
     this.cidr = options.podCIDR ? parseIpv4Cidr(options.podCIDR) : undefined;
     this.pollMs = options.pollIntervalMs ?? 10;
-    mkdirSync(sandboxesDir(options.stateDir), { recursive: true });
-    mkdirSync(containersDir(options.stateDir), { recursive: true });
+    this.sandboxesDir = sandboxesDir(options.stateDir);
+    this.containersDir = containersDir(options.stateDir);
+    mkdirSync(this.sandboxesDir, { recursive: true });
+    mkdirSync(this.containersDir, { recursive: true });
     this.shims = new ShimdClient({
       script: fileURLToPath(new URL('./shimd.js', import.meta.url)),
       stateDir: options.stateDir,
@@ -272,7 +278,7 @@ export class ProcessRuntimeService implements RuntimeService {
    * not read before: not the directory and every record file on every call.
    */
   private sandboxes(): Map<string, SandboxRecord> {
-    this.sandboxListing = listRecords(sandboxesDir(this.options.stateDir), (id) => sandboxFile(this.options.stateDir, id), this.sandboxListing);
+    this.sandboxListing = listRecords(this.sandboxesDir, (id) => sandboxFile(this.options.stateDir, id), this.sandboxListing);
     return this.sandboxListing.records;
   }
 
@@ -370,7 +376,7 @@ export class ProcessRuntimeService implements RuntimeService {
 
   /** A container's record never changes once written (its state is the shim's state.json: readShimState). */
   private containers(): Map<string, ContainerRecord> {
-    this.containerListing = listRecords(containersDir(this.options.stateDir), (id) => containerFile(containerDir(this.options.stateDir, id)), this.containerListing);
+    this.containerListing = listRecords(this.containersDir, (id) => containerFile(containerDir(this.options.stateDir, id)), this.containerListing);
     return this.containerListing.records;
   }
 
@@ -393,17 +399,17 @@ export class ProcessRuntimeService implements RuntimeService {
   private readShimState(id: string): ShimState | undefined {
     const cached = this.shimStates.get(id);
     if (cached !== undefined && cached.state.finishedAt !== undefined) return cached.state;
-    const file = shimStateFile(containerDir(this.options.stateDir, id));
-    const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
+    const file = cached?.file ?? shimStateFile(containerDir(this.options.stateDir, id));
+    const stat = statSync(file, { throwIfNoEntry: false });
     if (stat === undefined) {
       this.shimStates.delete(id);
       return undefined;
     }
-    if (cached !== undefined && cached.ino === stat.ino && cached.mtimeNs === stat.mtimeNs && cached.size === stat.size) return cached.state;
+    if (cached !== undefined && cached.ino === stat.ino && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.state;
     // Replaced after the stat: the next call sees another inode and reads it again.
     const state = readJsonIfExists<ShimState>(file);
     if (state === undefined) this.shimStates.delete(id);
-    else this.shimStates.set(id, { state, ino: stat.ino, mtimeNs: stat.mtimeNs, size: stat.size });
+    else this.shimStates.set(id, { state, file, ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size });
     return state;
   }
 
