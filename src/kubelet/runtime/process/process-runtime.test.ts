@@ -330,6 +330,19 @@ describe('process runtime', () => {
       assert.deepEqual(await rt.listContainers(), []);
     });
 
+    it('finds no more a running container another runtime removed', async () => {
+      const { root, options, rt } = fresh();
+      const sc = sandbox(root);
+      const sb = await rt.runPodSandbox(sc);
+      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
+      await rt.startContainer(id);
+      assert.equal((await rt.containerStatus(id)).state, 'CONTAINER_RUNNING');
+      const other = newProcessRuntime(options).runtime;
+      await other.removeContainer(id);
+      await assert.rejects(rt.containerStatus(id), (e: unknown) => e instanceof RuntimeError && e.code === 'NotFound');
+      assert.deepEqual(await rt.listContainers(), []);
+    });
+
     it('skips a container directory whose record is not written yet, and lists it once it is', async () => {
       const { root, options, rt } = fresh();
       const sc = sandbox(root);

@@ -447,6 +447,14 @@ export class ProcessRuntimeService implements RuntimeService {
   }
 
   private mustContainer(id: string): ContainerView {
+    // A container last seen running (what probes ask about every period) needs no look at the containers
+    // directory: removing it removes its state.json too, which view() looks at anyway.
+    const shim = this.shimStates.get(id);
+    const known = shim !== undefined && shim.state.finishedAt === undefined ? this.containerListing?.records.get(id) : undefined;
+    if (known !== undefined) {
+      const view = this.view(known);
+      if (view.shim !== undefined) return view;
+    }
     const record = this.readContainer(id);
     if (!record) throw new RuntimeError('NotFound', `an error occurred when try to find container ${JSON.stringify(id)}: not found`);
     return this.view(record);
