@@ -4,6 +4,10 @@
  * of the container's spec in a canonical JSON form, in hex. A running
  * container whose spec hashes differently (a new image) is restarted.
  * Resources are left out, as upstream leaves them out for in-place resize.
+ *
+ * The kubelet never changes a pod object it was given (a changed pod comes
+ * as a new object from its source), so the hash is kept per container object
+ * and computed once, not on every sync and every start.
  */
 import type { ContainerSpec } from '../types.js';
 
@@ -27,7 +31,14 @@ export function fnv32a(text: string): number {
   return hash >>> 0;
 }
 
+const hashes = new WeakMap<ContainerSpec, string>();
+
 export function hashContainer(container: ContainerSpec): string {
-  const { resources: _resources, ...rest } = container;
-  return fnv32a(canonicalJson(rest)).toString(16);
+  let hash = hashes.get(container);
+  if (hash === undefined) {
+    const { resources: _resources, ...rest } = container;
+    hash = fnv32a(canonicalJson(rest)).toString(16);
+    hashes.set(container, hash);
+  }
+  return hash;
 }

@@ -24,7 +24,7 @@ import { containerFieldPath } from './container-ref.js';
 import { EVENT, WAITING } from './events.js';
 import type { PodWorkersOptions } from './interface.js';
 import { formatPod, runLifecycleHandler } from './lifecycle-hooks.js';
-import { computePodActions, isHostNetwork, isRestartableInit } from './pod-actions.js';
+import { computePodActions, isHostNetwork, isRestartableInit, type PodActions } from './pod-actions.js';
 import { latestContainer, nanosToMs, readRuntimePod, runningContainers, sandboxIPs, type RuntimeContainer, type RuntimePod } from './runtime-pod.js';
 import { podLogsDirectory, podSandboxConfig } from './sandbox-config.js';
 import { podDnsConfig, writePodResolvConf } from './dns-config.js';
@@ -113,13 +113,16 @@ export class PodSyncer {
 
     await this.processKills(state);
     const runtimePod = await readRuntimePod(this.runtime, state.uid);
+    let acted = false;
     if (volumes !== undefined) {
       // As upstream's SyncPod: probing of the pod begins once its volumes are ready, before its containers are made.
       this.options.probes.addPod(pod);
       const started = await this.applyActions(state, runtimePod, volumes);
       if (started.retryAt !== undefined) later(started.retryAt);
+      acted = started.acted;
     }
-    const after = await readRuntimePod(this.runtime, state.uid);
+    // Read again only after changing something: a sync with nothing to do (most syncs of a running pod) reports what it read.
+    const after = acted ? await readRuntimePod(this.runtime, state.uid) : runtimePod;
     await this.pruneContainers(pod, after);
     const status = await this.reportStatus(state, after, false);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
@@ -145,9 +148,11 @@ export class PodSyncer {
     }
   }
 
-  private async applyActions(state: PodState, runtimePod: RuntimePod, volumes: ReadonlyMap<string, string>): Promise<SyncResult> {
+  /** `acted`: something was asked of the runtime (false when the pod already runs as it should). */
+  private async applyActions(state: PodState, runtimePod: RuntimePod, volumes: ReadonlyMap<string, string>): Promise<SyncResult & { readonly acted: boolean }> {
     const pod = state.pod;
     const actions = computePodActions(pod, runtimePod, (name) => this.options.probes.isStarted(state.uid, name));
+    if (isIdle(actions)) return { acted: false };
     if (actions.createSandbox && actions.sandboxId !== '') {
       this.options.events.event(pod, 'Normal', EVENT.sandboxChanged, 'Pod sandbox changed, it will be killed and re-created.');
     }
@@ -176,7 +181,7 @@ export class PodSyncer {
         podIPs = sandbox.network !== undefined && sandbox.network.ip !== '' ? [sandbox.network.ip, ...sandbox.network.additionalIps] : [];
       } catch (e: unknown) {
         this.options.events.event(pod, 'Warning', EVENT.failedCreatePodSandBox, `Failed to create pod sandbox: ${errorMessage(e)}`);
-        return { retryAt: this.retryAt() };
+        return { retryAt: this.retryAt(), acted: true };
       }
     }
     if (isHostNetwork(pod)) podIPs = this.options.nodeIPs.slice(0, 1);
@@ -192,10 +197,10 @@ export class PodSyncer {
       const result = await this.startContainer(state, init, context);
       note(result);
       // A regular init container that did not start holds back what follows it; a sidecar does not.
-      if (result !== undefined && !isRestartableInit(init)) return retryAt === undefined ? {} : { retryAt };
+      if (result !== undefined && !isRestartableInit(init)) return retryAt === undefined ? { acted: true } : { retryAt, acted: true };
     }
     for (const container of actions.containersToStart) note(await this.startContainer(state, container, context));
-    return retryAt === undefined ? {} : { retryAt };
+    return retryAt === undefined ? { acted: true } : { retryAt, acted: true };
   }
 
   /** Starts one container; undefined when it started, else when to try again. */
@@ -543,6 +548,15 @@ interface StartContext {
   readonly volumes: ReadonlyMap<string, string>;
   readonly runtimePod: RuntimePod;
 }
+
+/** Nothing to kill, create or start: the runtime already matches the pod. */
+const isIdle = (actions: PodActions): boolean =>
+  !actions.killPod &&
+  !actions.createSandbox &&
+  actions.containersToKill.length === 0 &&
+  actions.ephemeralContainersToStart.length === 0 &&
+  actions.initContainersToStart.length === 0 &&
+  actions.containersToStart.length === 0;
 
 /** The sandbox config with the pod's cgroup (pod-cgroup.ts) as its cgroup_parent. */
 const withCgroupParent = (config: PodSandboxConfig, cgroupParent: string): PodSandboxConfig => ({ ...config, linux: { ...config.linux, cgroupParent } });

@@ -7,6 +7,7 @@ import type { ContainerStatus } from 'kubernetes-types/core/v1.js';
 import { waitFor } from '../../client/testing/wait-for.js';
 import { CONTAINER_NAME_LABEL, POD_UID_LABEL } from '../runtime/labels.js';
 import { newProcessRuntime } from '../runtime/process/process-runtime.js';
+import { containersDir, readJsonIfExists, shimStateFile, type ShimState } from '../runtime/process/state-files.js';
 import type { Pod } from '../types.js';
 import { VolumeError } from '../volumes/interface.js';
 import { serviceUnavailable } from '../../machinery/status.js';
@@ -86,6 +87,48 @@ describe('pod workers on the process runtime', () => {
     await waitFor(() => h.probes.started.length > 0, WAIT);
     const again = h.client.actionsOf('patch', 'pods/status').length;
     assert.ok(again <= count + 1, `${again} patches after ${count}`);
+  });
+
+  it('reads the runtime once in a sync with nothing to do, and again after starting a container (a restart shows in the status)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k8ts-sync-reads-'));
+    const runtimeOptions = { stateDir: join(dir, 'state'), imagesDir: join(dir, 'images'), podCIDR: '127.244.251.0/24', pollIntervalMs: 5 };
+    const log: string[] = [];
+    const counted = newProcessRuntime(runtimeOptions);
+    const listContainers = counted.runtime.listContainers.bind(counted.runtime);
+    counted.runtime.listContainers = (filter) => {
+      if (filter?.labelSelector?.[POD_UID_LABEL] !== undefined) log.push('read');
+      return listContainers(filter);
+    };
+    const h = harness({ runtime: runtimeOptions, workers: { runtime: counted } });
+    const setUpPod = h.volumes.setUpPod.bind(h.volumes);
+    h.volumes.setUpPod = async () => {
+      log.push('sync');
+      return setUpPod();
+    };
+    const created = await h.createPod(shellPod('reads', 'exec sleep 1000'));
+    const uid = created.metadata.uid!;
+    await waitFor(async () => (await h.getPod('reads'))?.status?.phase === 'Running', WAIT);
+    const readsOfSyncs = async (): Promise<number[]> => {
+      // Two syncs one after the other (a pod's syncs never overlap): the reads of the first lie between the two markers.
+      log.length = 0;
+      h.workers.requestSync(uid);
+      await waitFor(() => log.includes('read'), WAIT);
+      h.workers.requestSync(uid);
+      await waitFor(() => log.filter((e) => e === 'sync').length >= 2 && log.lastIndexOf('read') > log.lastIndexOf('sync'), WAIT);
+      const first = log.indexOf('sync');
+      const second = log.indexOf('sync', first + 1);
+      return [log.slice(first, second).filter((e) => e === 'read').length];
+    };
+    assert.deepEqual(await readsOfSyncs(), [1], 'nothing to do: one read');
+
+    const id = statusOf(await h.getPod('reads'))!.containerID!.replace(/^k8ts-process:\/\//, '');
+    const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(runtimeOptions.stateDir), id)));
+    process.kill(-state!.pid, 'SIGKILL');
+    await waitFor(async () => (await counted.runtime.containerStatus(id)).state === 'CONTAINER_EXITED', WAIT);
+    await waitFor(async () => {
+      const s = statusOf(await h.getPod('reads'));
+      return s?.restartCount === 1 && s.state?.running !== undefined && s.lastState?.terminated?.exitCode === 137;
+    }, WAIT);
   });
 
   it("writes a readiness change at once, while the pod's sync is still busy", async () => {

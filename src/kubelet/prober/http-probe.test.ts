@@ -84,6 +84,43 @@ describe('httpProbe (real servers on 127.0.0.1)', () => {
     assert.equal(h['host'], `127.0.0.1:${server.port}`);
   });
 
+  it('gives every probe a connection of its own, closed once answered, also while another probe to the same server waits', async () => {
+    const closed: Promise<void>[] = [];
+    const ports: number[] = [];
+    let release: () => void = () => undefined;
+    let hung: Promise<void> | undefined;
+    const arrived = new Promise<void>((resolve) => {
+      hung = undefined;
+      release = resolve;
+    });
+    let answerHang: (() => void) | undefined;
+    const own = await startHttpServer((req, res) => {
+      ports.push(req.socket.remotePort ?? 0);
+      const socketClosed = new Promise<void>((resolve) => req.socket.once('close', () => resolve()));
+      if (req.url === '/hang') {
+        hung = socketClosed;
+        answerHang = () => res.end('late');
+        release();
+      } else {
+        closed.push(socketClosed);
+        res.end('ok');
+      }
+    });
+    try {
+      const at = (path: string) => httpProbe({ request: newHttpProbeRequest({ port: own.port, path }, container, '127.0.0.1'), timeoutMs: 5000 });
+      const waiting = at('/hang');
+      await arrived;
+      for (let i = 0; i < 3; i++) assert.deepEqual(await at('/ok'), { verdict: 'success', output: 'ok' });
+      await Promise.all(closed);
+      answerHang?.();
+      assert.deepEqual(await waiting, { verdict: 'success', output: 'late' });
+      await hung;
+      assert.equal(new Set(ports).size, 4, 'four connections');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('sends custom headers, repeated ones and a Host override', async () => {
     seen.length = 0;
     await probe('/ok', { headers: [{ name: 'x-probe', value: 'a' }, { name: 'X-Probe', value: 'b' }, { name: 'Host', value: 'svc.example' }] });

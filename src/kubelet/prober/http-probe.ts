@@ -60,13 +60,22 @@ function describeError(url: URL, e: unknown, exchange: Exchange): string {
   return err.message;
 }
 
+/**
+ * Agents without keep-alive: every probe gets a connection of its own, which
+ * it closes (Connection: close) once answered, as upstream's prober disables
+ * keep-alive; nothing is pooled or queued (no socket limit). Shared rather
+ * than `agent: false`, which builds a new agent for every request.
+ */
+const HTTP_AGENT = new http.Agent({ keepAlive: false });
+// No TLS session is kept for resumption either: each probe's handshake is a full one, as with a new agent.
+const HTTPS_AGENT = new https.Agent({ keepAlive: false, rejectUnauthorized: false, maxCachedSessions: 0 });
+
 function send(url: URL, displayUrl: string, headers: http.OutgoingHttpHeaders, exchange: Exchange): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const options: https.RequestOptions = { method: 'GET', agent: false, headers };
     let req: http.ClientRequest;
     try {
-      if (url.protocol === 'https:') req = https.request(url, { ...options, rejectUnauthorized: false });
-      else if (url.protocol === 'http:') req = http.request(url, options);
+      if (url.protocol === 'https:') req = https.request(url, { method: 'GET', agent: HTTPS_AGENT, headers, rejectUnauthorized: false });
+      else if (url.protocol === 'http:') req = http.request(url, { method: 'GET', agent: HTTP_AGENT, headers });
       else throw new RequestFailed(displayUrl, `unsupported protocol scheme ${goQuote(url.protocol.replace(/:$/, ''))}`);
     } catch (e: unknown) {
       reject(e instanceof RequestFailed ? e : new RequestFailed(displayUrl, e instanceof Error ? e.message : String(e)));

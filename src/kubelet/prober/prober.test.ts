@@ -90,6 +90,29 @@ describe('prober', () => {
     ]);
   });
 
+  it('sends a kept httpGet request to the new pod IP and port once the target changes, and makes each event about its own container', async () => {
+    const other = await startHttpServer((req, res) => {
+      res.statusCode = req.url === '/ok' ? 200 : 500;
+      res.end();
+    }, '127.0.0.2');
+    try {
+      const { prober, events, target } = setup();
+      const probe: Probe = { httpGet: { path: '/ok', port: 'web' } };
+      const first = { name: 'app', ports: [{ name: 'web', containerPort: server.port }] };
+      assert.equal(await prober.probe('readiness', probe, target(first), 1000), 'success');
+      // The same action for another address (a new sandbox) and another container object (its port changed).
+      const moved = { name: 'app', ports: [{ name: 'web', containerPort: other.port }] };
+      assert.equal(await prober.probe('readiness', probe, { ...target(moved), podIP: '127.0.0.2' }, 1000), 'success');
+      // The old address and port again: its server answers 500 for another path, so a stale request would pass.
+      const bad: Probe = { httpGet: { path: '/bad', port: 'web' } };
+      assert.equal(await prober.probe('readiness', bad, { ...target(moved), podIP: '127.0.0.2' }, 1000), 'failure');
+      assert.equal(await prober.probe('liveness', probe, { ...target(first), podIP: '127.0.0.2' }, 1000), 'failure', 'the first port on the second address: nothing listens there');
+      assert.deepEqual(events.events.map((e) => e.fieldPath), ['spec.containers{app}', 'spec.containers{app}']);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('resolves named ports for tcpSocket and httpGet', async () => {
     const { prober, target } = setup();
     const container = { name: 'app', ports: [{ name: 'web', containerPort: server.port }] };

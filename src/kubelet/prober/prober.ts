@@ -6,7 +6,7 @@
  * Warning `ProbeWarning` "… probe warning: <output>" — and answer success,
  * failure, or unknown (errored: the worker throws the result away).
  */
-import type { Probe } from 'kubernetes-types/core/v1.js';
+import type { HTTPGetAction, Probe } from 'kubernetes-types/core/v1.js';
 import type { EventRecorder } from '../../client/record/interface.js';
 import type { RuntimeService } from '../runtime/interface.js';
 import type { ContainerSpec, Pod } from '../types.js';
@@ -16,7 +16,7 @@ import { execProbe } from './exec-probe.js';
 import { expandCommand } from './expand-command.js';
 import { grpcProbe } from './grpc-probe.js';
 import { httpProbe } from './http-probe.js';
-import { newHttpProbeRequest } from './http-probe-request.js';
+import { newHttpProbeRequest, type HttpProbeRequest } from './http-probe-request.js';
 import type { ProbeKind } from './interface.js';
 import { ProbeError, type ProbeOutcome } from './probe-outcome.js';
 import { tcpProbe } from './tcp-probe.js';
@@ -47,6 +47,16 @@ export interface Prober {
 /** Upstream's format.Pod: `name_namespace(uid)`. */
 const formatPod = (pod: Pod): string => `${pod.metadata.name ?? ''}_${pod.metadata.namespace ?? ''}(${pod.metadata.uid ?? ''})`;
 
+/** The request of each httpGet action, made once for the container and pod IP it was last made for (a worker probes one target every period). */
+const httpRequests = new WeakMap<HTTPGetAction, { readonly container: ContainerSpec; readonly podIP: string; readonly request: HttpProbeRequest }>();
+function httpRequestFor(action: HTTPGetAction, container: ContainerSpec, podIP: string): HttpProbeRequest {
+  const made = httpRequests.get(action);
+  if (made !== undefined && made.container === container && made.podIP === podIP) return made.request;
+  const request = newHttpProbeRequest(action, container, podIP);
+  httpRequests.set(action, { container, podIP, request });
+  return request;
+}
+
 /** Runs the handler the probe names; throws ProbeError when it cannot run. */
 export function runHandler(runtime: RuntimeService, probe: Probe, target: ProbeTarget, timeoutMs: number): Promise<ProbeOutcome> {
   const { container, podIP } = target;
@@ -55,7 +65,7 @@ export function runHandler(runtime: RuntimeService, probe: Probe, target: ProbeT
     return execProbe({ runtime, containerId: target.containerId, command, timeoutMs });
   }
   if (probe.httpGet !== undefined) {
-    return httpProbe({ request: newHttpProbeRequest(probe.httpGet, container, podIP), timeoutMs });
+    return httpProbe({ request: httpRequestFor(probe.httpGet, container, podIP), timeoutMs });
   }
   if (probe.tcpSocket !== undefined) {
     const host = probe.tcpSocket.host !== undefined && probe.tcpSocket.host !== '' ? probe.tcpSocket.host : podIP;
@@ -87,17 +97,18 @@ export function newProber({ runtime, events }: ProberOptions): Prober {
   return {
     async probe(kind, probe, target, timeoutMs) {
       const name = PROBE_KIND_NAMES[kind];
-      const about = { fieldPath: containerFieldPath(target.pod, target.container.name) };
       const outcome = await attempt(probe, target, timeoutMs);
+      // Only an event needs the container's field path (most probes succeed quietly).
+      const about = (): { fieldPath: string | undefined } => ({ fieldPath: containerFieldPath(target.pod, target.container.name) });
       if (outcome instanceof ProbeError) {
-        events.event(target.pod, 'Warning', REASON_UNHEALTHY, `${name} probe errored and resulted in ${outcome.state} state: ${outcome.message}`, about);
+        events.event(target.pod, 'Warning', REASON_UNHEALTHY, `${name} probe errored and resulted in ${outcome.state} state: ${outcome.message}`, about());
         return 'unknown';
       }
       if (outcome.verdict === 'failure') {
-        events.event(target.pod, 'Warning', REASON_UNHEALTHY, `${name} probe failed: ${outcome.output}`, about);
+        events.event(target.pod, 'Warning', REASON_UNHEALTHY, `${name} probe failed: ${outcome.output}`, about());
         return 'failure';
       }
-      if (outcome.verdict === 'warning') events.event(target.pod, 'Warning', REASON_PROBE_WARNING, `${name} probe warning: ${outcome.output}`, about);
+      if (outcome.verdict === 'warning') events.event(target.pod, 'Warning', REASON_PROBE_WARNING, `${name} probe warning: ${outcome.output}`, about());
       return 'success';
     },
   };

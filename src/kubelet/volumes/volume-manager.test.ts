@@ -120,6 +120,25 @@ describe('volume manager', () => {
     assert.equal(readFileSync(join(config, 'a'), 'utf8'), '3', 'refreshed once the interval has passed');
   });
 
+  it('with a refresh interval, takes a new object of the same pod (a status update from the API) for unchanged, and one with another spec for changed', async () => {
+    const dir = rootDir();
+    let now = 1_000_000;
+    const source = new FakeObjectSource({ clock: () => now });
+    source.addConfigMap('ns', 'cfg', { a: '1' });
+    const manager = newVolumeManager({ rootDir: dir, source, clock: () => now, refreshIntervalMs: 60_000 });
+    const pod = podWith('u1', [{ name: 'config', configMap: { name: 'cfg' } }]);
+    const config = (await manager.setUpPod(pod)).get('config') ?? '';
+    source.addConfigMap('ns', 'cfg', { a: '2' });
+    now += 1_000;
+    const statusUpdate: Pod = structuredClone({ ...pod, status: { phase: 'Running' } });
+    await manager.setUpPod(statusUpdate);
+    assert.equal(readFileSync(join(config, 'a'), 'utf8'), '1', 'not refreshed: the same labels, annotations and spec');
+    const respecced: Pod = structuredClone(statusUpdate);
+    respecced.spec = { ...pod.spec!, activeDeadlineSeconds: 30 };
+    await manager.setUpPod(respecced);
+    assert.equal(readFileSync(join(config, 'a'), 'utf8'), '2', 'refreshed: the spec changed');
+  });
+
   it('with a refresh interval, tries again on the next call a refresh that failed, and sets up again a pod torn down', async () => {
     const dir = rootDir();
     let now = 1_000_000;

@@ -52,7 +52,16 @@ interface SetUpRecord {
   readonly paths: ReadonlyMap<string, string>;
 }
 
-const volumeKey = (pod: Pod): string => JSON.stringify([pod.metadata.labels, pod.metadata.annotations, pod.spec]);
+/** Kept per pod object: the kubelet never changes a pod it was given (a changed pod comes as a new object), and a starting pod is synced many times. */
+const volumeKeys = new WeakMap<Pod, string>();
+function volumeKey(pod: Pod): string {
+  let key = volumeKeys.get(pod);
+  if (key === undefined) {
+    key = JSON.stringify([pod.metadata.labels, pod.metadata.annotations, pod.spec]);
+    volumeKeys.set(pod, key);
+  }
+  return key;
+}
 
 /** Volume types this kubelet has no plugin for, by their field name. */
 const UNSUPPORTED_SOURCES = [

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RuntimeError, type ContainerConfig, type PodSandboxConfig, type RuntimeService } from '../interface.js';
 import { eventually, runRuntimeConformance } from '../testing/conformance.js';
-import { newProcessRuntime, TERMINATION_MESSAGE_PATH_ENV, withTerminationMessageEnv, type ProcessRuntimeOptions } from './process-runtime.js';
+import { compareDecimal, newProcessRuntime, TERMINATION_MESSAGE_PATH_ENV, withTerminationMessageEnv, type ProcessRuntimeOptions } from './process-runtime.js';
 import { isAlive } from './pid-alive.js';
 import { FRAME_EXIT, FrameDecoder } from './shim-protocol.js';
-import { attachSocketPath, containersDir, readJsonIfExists, shimStateFile, type ShimState } from './state-files.js';
+import { attachSocketPath, containersDir, readJsonIfExists, shimStateFile, writeJsonAtomic, type ContainerRecord, type ShimState } from './state-files.js';
 
 /** Kills every shim and container process recorded under stateDir (the `after` of each test here). */
 function killEverything(stateDir: string): void {
@@ -246,6 +246,124 @@ describe('process runtime', () => {
     });
     assert.equal(s.exitCode, 255);
     process.kill(-state.pid, 'SIGKILL');
+  });
+
+  describe('state kept in memory', () => {
+    const exitedStatus = (rt: RuntimeService, id: string) =>
+      eventually(`container ${id} to exit`, async () => {
+        const st = await rt.containerStatus(id);
+        return st.state === 'CONTAINER_EXITED' ? st : undefined;
+      });
+
+    it('sees a container exit while its running state is kept: in its status and in listings', async () => {
+      const { root, options, rt } = fresh();
+      const sc = sandbox(root);
+      const sb = await rt.runPodSandbox(sc);
+      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
+      await rt.startContainer(id);
+      assert.equal((await rt.containerStatus(id)).state, 'CONTAINER_RUNNING');
+      assert.equal((await rt.containerStatus(id)).state, 'CONTAINER_RUNNING', 'asked twice: the kept state');
+      assert.deepEqual((await rt.listContainers({ podSandboxId: sb })).map((c) => c.state), ['CONTAINER_RUNNING']);
+      const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(options.stateDir), id)));
+      assert.ok(state);
+      process.kill(-state.pid, 'SIGKILL'); // not through the runtime: only the shim's state.json tells
+      const s = await exitedStatus(rt, id);
+      assert.equal(s.exitCode, 137);
+      assert.equal(s.reason, 'Error');
+      assert.deepEqual((await rt.listContainers({ podSandboxId: sb })).map((c) => c.state), ['CONTAINER_EXITED']);
+      assert.deepEqual(await rt.listContainers({ podSandboxId: sb, state: 'CONTAINER_RUNNING' }), []);
+    });
+
+    it('keeps a recorded exit (the shim never writes state.json after it), and a restarted runtime reads state.json from disk', async () => {
+      const { root, options, rt } = fresh();
+      const sc = sandbox(root);
+      const sb = await rt.runPodSandbox(sc);
+      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
+      await rt.startContainer(id);
+      const running = await rt.containerStatus(id);
+      assert.equal(running.state, 'CONTAINER_RUNNING');
+      const file = shimStateFile(join(containersDir(options.stateDir), id));
+      const state = readJsonIfExists<ShimState>(file);
+      assert.ok(state);
+      process.kill(-state.pid, 'SIGKILL');
+      await exitedStatus(rt, id);
+      // Rewritten after the (final) exit was read: a recorded exit is final and never read again.
+      writeJsonAtomic(file, { ...state, finishedAt: state.startedAt, exitCode: 9 });
+      assert.equal((await rt.containerStatus(id)).exitCode, 137);
+      // A new runtime (a restarted kubelet) reads it from disk.
+      const again = newProcessRuntime(options).runtime;
+      assert.equal((await again.containerStatus(id)).exitCode, 9);
+    });
+
+    it('a restarted runtime reads sandboxes and containers from disk; two runtimes over one directory see what the other made and removed', async () => {
+      const { root, options, rt } = fresh();
+      const sc = sandbox(root);
+      const sb = await rt.runPodSandbox(sc);
+      const done = await rt.createContainer(sb, container(['/bin/sh', '-c', 'exit 7'], []), sc);
+      await rt.startContainer(done);
+      assert.equal((await exitedStatus(rt, done)).exitCode, 7);
+      const created = await rt.createContainer(sb, container(['/bin/true'], [], { metadata: { name: 'c', attempt: 1 } }), sc);
+      assert.deepEqual((await rt.listContainers({ podSandboxId: sb })).map((c) => [c.id, c.state]), [
+        [done, 'CONTAINER_EXITED'],
+        [created, 'CONTAINER_CREATED'],
+      ]);
+
+      const again = newProcessRuntime(options).runtime;
+      assert.deepEqual((await again.listPodSandbox()).map((s) => [s.id, s.state]), [[sb, 'SANDBOX_READY']]);
+      assert.deepEqual((await again.listContainers({ podSandboxId: sb })).map((c) => [c.id, c.state]), [
+        [done, 'CONTAINER_EXITED'],
+        [created, 'CONTAINER_CREATED'],
+      ]);
+      assert.equal((await again.containerStatus(done)).exitCode, 7);
+      // The second starts the container the first created; the first sees it run and exit.
+      await again.startContainer(created);
+      assert.equal((await exitedStatus(rt, created)).exitCode, 0);
+      // The second removes one: the first no longer finds it.
+      await again.removeContainer(done);
+      await assert.rejects(rt.containerStatus(done), (e: unknown) => e instanceof RuntimeError && e.code === 'NotFound');
+      assert.deepEqual((await rt.listContainers({ podSandboxId: sb })).map((c) => c.id), [created]);
+      // The first makes one: the second lists it.
+      const third = await rt.createContainer(sb, container(['/bin/true'], [], { metadata: { name: 'd', attempt: 0 } }), sc);
+      assert.deepEqual((await again.listContainers({ podSandboxId: sb })).map((c) => c.id), [created, third]);
+      await again.removePodSandbox(sb);
+      assert.deepEqual(await rt.listPodSandbox(), []);
+      assert.deepEqual(await rt.listContainers(), []);
+    });
+
+    it('finds no more a running container another runtime removed', async () => {
+      const { root, options, rt } = fresh();
+      const sc = sandbox(root);
+      const sb = await rt.runPodSandbox(sc);
+      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
+      await rt.startContainer(id);
+      assert.equal((await rt.containerStatus(id)).state, 'CONTAINER_RUNNING');
+      const other = newProcessRuntime(options).runtime;
+      await other.removeContainer(id);
+      await assert.rejects(rt.containerStatus(id), (e: unknown) => e instanceof RuntimeError && e.code === 'NotFound');
+      assert.deepEqual(await rt.listContainers(), []);
+    });
+
+    it('skips a container directory whose record is not written yet, and lists it once it is', async () => {
+      const { root, options, rt } = fresh();
+      const sc = sandbox(root);
+      const sb = await rt.runPodSandbox(sc);
+      const id = await rt.createContainer(sb, container(['/bin/true'], []), sc);
+      const record = readJsonIfExists<ContainerRecord>(join(containersDir(options.stateDir), id, 'container.json'));
+      assert.ok(record);
+      const late = 'f'.repeat(64);
+      mkdirSync(join(containersDir(options.stateDir), late));
+      assert.deepEqual((await rt.listContainers()).map((c) => c.id), [id]);
+      await assert.rejects(rt.containerStatus(late), (e: unknown) => e instanceof RuntimeError && e.code === 'NotFound');
+      writeJsonAtomic(join(containersDir(options.stateDir), late, 'container.json'), { ...record, id: late, metadata: { name: 'late', attempt: 0 } });
+      assert.deepEqual((await rt.listContainers()).map((c) => c.id), [id, late]);
+      assert.equal((await rt.containerStatus(late)).state, 'CONTAINER_CREATED');
+    });
+
+    it('orders creation times as numbers', () => {
+      const times = ['1000000000000000000', '999999999999999999', '1000000000000000001', '5', '0'];
+      assert.deepEqual([...times].sort(compareDecimal), [...times].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)));
+      assert.equal(compareDecimal('42', '42'), 0);
+    });
   });
 
   describe('the shim daemon', () => {

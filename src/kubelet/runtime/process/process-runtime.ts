@@ -27,7 +27,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { isAbsolute, join } from 'node:path';
@@ -112,11 +112,68 @@ function listIds(dir: string): string[] {
   }
 }
 
-/** Drops the cached records of ids no longer on disk. */
-function forgetOthers<T>(cache: Map<string, T>, ids: readonly string[]): void {
-  if (cache.size <= ids.length) return;
-  const present = new Set(ids);
-  for (const id of cache.keys()) if (!present.has(id)) cache.delete(id);
+/**
+ * How long after a directory's modification time a listing of it must have
+ * been taken to stand for it while the modification time stays the same:
+ * the kernel stamps directories from a clock that advances a tick at a time
+ * (up to 10 ms), so a change within the tick of the last one may leave the
+ * time as it was.
+ */
+const SETTLED_MS = 50;
+
+/** The records of one directory of the state directory (one subdirectory per id), as listed when the directory was as `stat` says. */
+interface RecordListing<T> {
+  readonly records: Map<string, T>;
+  /** Subdirectories whose record was not there yet (a write under way): read again on every use. */
+  readonly unwritten: Set<string>;
+  readonly ino: number;
+  readonly mtimeMs: number;
+  /** Listed long enough after the directory's last change that a later change must change its modification time. */
+  readonly settled: boolean;
+}
+
+/**
+ * The listing of `dir`: the last one while the directory (one stat) has not
+ * changed since, else a new one that reads only the records it did not have.
+ */
+function listRecords<T>(dir: string, file: (id: string) => string, last: RecordListing<T> | undefined): RecordListing<T> {
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (last !== undefined && stat !== undefined && last.settled && stat.ino === last.ino && stat.mtimeMs === last.mtimeMs) {
+    for (const id of last.unwritten) {
+      const record = readJsonIfExists<T>(file(id));
+      if (record !== undefined) {
+        last.unwritten.delete(id);
+        last.records.set(id, record);
+      }
+    }
+    return last;
+  }
+  const listedAt = Date.now();
+  const records = new Map<string, T>();
+  const unwritten = new Set<string>();
+  for (const id of listIds(dir)) {
+    const record = last?.records.get(id) ?? readJsonIfExists<T>(file(id));
+    if (record === undefined) unwritten.add(id);
+    else records.set(id, record);
+  }
+  if (stat === undefined) return { records, unwritten, ino: -1, mtimeMs: -1, settled: false };
+  return { records, unwritten, ino: stat.ino, mtimeMs: stat.mtimeMs, settled: listedAt - stat.mtimeMs >= SETTLED_MS };
+}
+
+/** Orders decimal strings of non-negative integers (the records' nanosecond timestamps) as the numbers they write, without parsing them. */
+export function compareDecimal(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A container's shim state as last read, with what identifies that version of state.json. */
+interface ShimStateEntry {
+  readonly state: ShimState;
+  /** Where it is read from (made once per container). */
+  readonly file: string;
+  readonly ino: number;
+  readonly mtimeMs: number;
+  readonly size: number;
 }
 
 /** Runs `fn` calls one at a time (sandbox creation must not hand one address out twice). */
@@ -149,8 +206,13 @@ export class ProcessRuntimeService implements RuntimeService {
   private readonly starting = new Set<string>();
   private readonly pollMs: number;
   private readonly shims: ShimdClient;
-  private readonly sandboxRecords = new Map<string, SandboxRecord>();
-  private readonly containerRecords = new Map<string, ContainerRecord>();
+  /** The sandbox and container records of the state directory (see sandboxes()). */
+  private sandboxListing: RecordListing<SandboxRecord> | undefined;
+  private containerListing: RecordListing<ContainerRecord> | undefined;
+  /** The shims' state.json of containers, as last read (see readShimState). */
+  private readonly shimStates = new Map<string, ShimStateEntry>();
+  private readonly sandboxesDir: string;
+  private readonly containersDir: string;
 
   constructor(
     private readonly options: ProcessRuntimeOptions,
@@ -159,8 +221,10 @@ export class ProcessRuntimeService implements RuntimeService {
     this.podCIDR = options.podCIDR;
     this.cidr = options.podCIDR ? parseIpv4Cidr(options.podCIDR) : undefined;
     this.pollMs = options.pollIntervalMs ?? 10;
-    mkdirSync(sandboxesDir(options.stateDir), { recursive: true });
-    mkdirSync(containersDir(options.stateDir), { recursive: true });
+    this.sandboxesDir = sandboxesDir(options.stateDir);
+    this.containersDir = containersDir(options.stateDir);
+    mkdirSync(this.sandboxesDir, { recursive: true });
+    mkdirSync(this.containersDir, { recursive: true });
     this.shims = new ShimdClient({
       script: fileURLToPath(new URL('./shimd.js', import.meta.url)),
       stateDir: options.stateDir,
@@ -205,27 +269,27 @@ export class ProcessRuntimeService implements RuntimeService {
   // ---- sandboxes -----------------------------------------------------------
 
   /**
-   * Records are read from disk once and then kept (written through on
-   * change): a listing reads the directory, not every file in it. The state
-   * directory belongs to one runtime at a time; a new one reads it afresh.
+   * The records (sandbox.json, container.json) are kept in memory, written
+   * through on every change; the files stay the durable truth (a new runtime
+   * over the same directory, a restarted kubelet, reads them afresh). Each
+   * use looks at the sandboxes (or containers) directory with one stat, and
+   * lists it again only when it changed (a record made or removed, also by
+   * another runtime over the same directory), reading only records it has
+   * not read before: not the directory and every record file on every call.
    */
+  private sandboxes(): Map<string, SandboxRecord> {
+    this.sandboxListing = listRecords(this.sandboxesDir, (id) => sandboxFile(this.options.stateDir, id), this.sandboxListing);
+    return this.sandboxListing.records;
+  }
+
   private readSandbox(id: string): SandboxRecord | undefined {
-    if (!/^[0-9a-f]{64}$/.test(id)) return undefined;
-    const file = sandboxFile(this.options.stateDir, id);
-    const cached = this.sandboxRecords.get(id);
-    if (cached !== undefined) {
-      if (existsSync(file)) return cached;
-      this.sandboxRecords.delete(id);
-      return undefined;
-    }
-    const record = readJsonIfExists<SandboxRecord>(file);
-    if (record !== undefined) this.sandboxRecords.set(id, record);
-    return record;
+    return this.sandboxes().get(id);
   }
 
   private writeSandbox(record: SandboxRecord): void {
+    const records = this.sandboxes();
     writeJsonAtomic(sandboxFile(this.options.stateDir, record.id), record);
-    this.sandboxRecords.set(record.id, record);
+    records.set(record.id, record);
   }
 
   private mustSandbox(id: string): SandboxRecord {
@@ -235,9 +299,7 @@ export class ProcessRuntimeService implements RuntimeService {
   }
 
   private allSandboxes(): SandboxRecord[] {
-    const ids = listIds(sandboxesDir(this.options.stateDir));
-    forgetOthers(this.sandboxRecords, ids);
-    return ids.flatMap((id) => this.sandboxRecords.get(id) ?? this.readSandbox(id) ?? []);
+    return [...this.sandboxes().values()];
   }
 
   runPodSandbox(config: PodSandboxConfig): Promise<string> {
@@ -286,7 +348,7 @@ export class ProcessRuntimeService implements RuntimeService {
       await this.removeContainer(c.id);
     }
     rmSync(join(sandboxesDir(this.options.stateDir), podSandboxId), { recursive: true, force: true });
-    this.sandboxRecords.delete(podSandboxId);
+    this.sandboxes().delete(podSandboxId);
   }
 
   async podSandboxStatus(podSandboxId: string): Promise<PodSandboxStatus> {
@@ -306,41 +368,58 @@ export class ProcessRuntimeService implements RuntimeService {
     return this.allSandboxes()
       .filter((s) => (filter?.id === undefined || s.id === filter.id) && (filter?.state === undefined || s.state === filter.state))
       .filter((s) => matchesLabels(s.labels, filter?.labelSelector))
-      .sort((a, b) => (BigInt(a.createdAt) < BigInt(b.createdAt) ? -1 : 1))
+      .sort((a, b) => compareDecimal(a.createdAt, b.createdAt))
       .map((s) => ({ id: s.id, metadata: s.metadata, state: s.state, createdAt: BigInt(s.createdAt), labels: s.labels, annotations: s.annotations }));
   }
 
   // ---- containers ----------------------------------------------------------
 
-  /** A container's record never changes once written: it is read once (its state is the shim's state.json, read each time). */
+  /** A container's record never changes once written (its state is the shim's state.json: readShimState). */
+  private containers(): Map<string, ContainerRecord> {
+    this.containerListing = listRecords(this.containersDir, (id) => containerFile(containerDir(this.options.stateDir, id)), this.containerListing);
+    return this.containerListing.records;
+  }
+
   private readContainer(id: string): ContainerRecord | undefined {
-    if (!/^[0-9a-f]{64}$/.test(id)) return undefined;
-    const file = containerFile(containerDir(this.options.stateDir, id));
-    const cached = this.containerRecords.get(id);
-    if (cached !== undefined) {
-      if (existsSync(file)) return cached;
-      this.containerRecords.delete(id);
-      return undefined;
-    }
-    const record = readJsonIfExists<ContainerRecord>(file);
-    if (record !== undefined) this.containerRecords.set(id, record);
-    return record;
+    return this.containers().get(id);
   }
 
   private allContainerRecords(): ContainerRecord[] {
-    const ids = listIds(containersDir(this.options.stateDir));
-    forgetOthers(this.containerRecords, ids);
-    return ids.flatMap((id) => this.containerRecords.get(id) ?? this.readContainer(id) ?? []);
+    return [...this.containers().values()];
+  }
+
+  /**
+   * The shim's state.json, which the shim (not the runtime) writes: once
+   * when the container starts and once when it exits, each time as a new
+   * file renamed over the last. A recorded exit is final and kept without
+   * looking again; otherwise one stat tells whether the file is still the
+   * version last read (same inode, modification time and size: a file
+   * renamed over it has another inode), and only a new version is read.
+   */
+  private readShimState(id: string): ShimState | undefined {
+    const cached = this.shimStates.get(id);
+    if (cached !== undefined && cached.state.finishedAt !== undefined) return cached.state;
+    const file = cached?.file ?? shimStateFile(containerDir(this.options.stateDir, id));
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (stat === undefined) {
+      this.shimStates.delete(id);
+      return undefined;
+    }
+    if (cached !== undefined && cached.ino === stat.ino && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.state;
+    // Replaced after the stat: the next call sees another inode and reads it again.
+    const state = readJsonIfExists<ShimState>(file);
+    if (state === undefined) this.shimStates.delete(id);
+    else this.shimStates.set(id, { state, file, ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size });
+    return state;
   }
 
   private view(record: ContainerRecord): ContainerView {
-    const dir = containerDir(this.options.stateDir, record.id);
-    let shim = readJsonIfExists<ShimState>(shimStateFile(dir));
+    let shim = this.readShimState(record.id);
     const base = { record, shim, startedAt: 0n, finishedAt: 0n, exitCode: 0, reason: '', message: '' };
     if (!shim) return { ...base, state: 'CONTAINER_CREATED' };
     if (shim.finishedAt === undefined && !isAlive(shim.shimPid)) {
       // The shim may have finished between the two reads; otherwise it was killed.
-      shim = readJsonIfExists<ShimState>(shimStateFile(dir)) ?? shim;
+      shim = this.readShimState(record.id) ?? shim;
       if (shim.finishedAt === undefined) {
         return {
           ...base,
@@ -368,6 +447,14 @@ export class ProcessRuntimeService implements RuntimeService {
   }
 
   private mustContainer(id: string): ContainerView {
+    // A container last seen running (what probes ask about every period) needs no look at the containers
+    // directory: removing it removes its state.json too, which view() looks at anyway.
+    const shim = this.shimStates.get(id);
+    const known = shim !== undefined && shim.state.finishedAt === undefined ? this.containerListing?.records.get(id) : undefined;
+    if (known !== undefined) {
+      const view = this.view(known);
+      if (view.shim !== undefined) return view;
+    }
     const record = this.readContainer(id);
     if (!record) throw new RuntimeError('NotFound', `an error occurred when try to find container ${JSON.stringify(id)}: not found`);
     return this.view(record);
@@ -414,8 +501,9 @@ export class ProcessRuntimeService implements RuntimeService {
       createdAt: nowNanos().toString(),
       ...(nice > 0 ? { nice } : {}),
     };
+    const records = this.containers();
     writeJsonAtomic(containerFile(containerDir(this.options.stateDir, id)), record);
-    this.containerRecords.set(id, record);
+    records.set(id, record);
     return id;
   }
 
@@ -447,7 +535,7 @@ export class ProcessRuntimeService implements RuntimeService {
     } finally {
       clearTimeout(timer);
     }
-    const state = readJsonIfExists<ShimState>(shimStateFile(dir));
+    const state = this.readShimState(containerId);
     if (state?.startError !== undefined) throw new RuntimeError('Unknown', `failed to start container ${containerId}: ${state.startError}`);
     if (state === undefined) throw new RuntimeError('Unknown', `the shim daemon reported container ${containerId} started but recorded no state`);
   }
@@ -488,7 +576,8 @@ export class ProcessRuntimeService implements RuntimeService {
     if (!record) return;
     await this.stopContainer(containerId, 0);
     rmSync(containerDir(this.options.stateDir, containerId), { recursive: true, force: true });
-    this.containerRecords.delete(containerId);
+    this.containers().delete(containerId);
+    this.shimStates.delete(containerId);
   }
 
   async listContainers(filter?: ContainerFilter): Promise<Container[]> {
@@ -499,7 +588,7 @@ export class ProcessRuntimeService implements RuntimeService {
       .filter((r) => matchesLabels(r.labels, filter?.labelSelector))
       .map((r) => this.view(r))
       .filter((v) => filter?.state === undefined || v.state === filter.state)
-      .sort((a, b) => (BigInt(a.record.createdAt) < BigInt(b.record.createdAt) ? -1 : 1))
+      .sort((a, b) => compareDecimal(a.record.createdAt, b.record.createdAt))
       .map((v) => ({
         id: v.record.id,
         podSandboxId: v.record.podSandboxId,
