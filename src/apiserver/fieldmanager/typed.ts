@@ -171,7 +171,8 @@ export interface Comparison {
 
 export function compare(schema: TypeSchema, lhs: JsonValue, rhs: JsonValue, type: TypeRef): Comparison {
   const c = new Comparer(schema);
-  c.walk(lhs, rhs, type);
+  // The whole values are seldom the same: their fields are compared one by one, each skipped when the same.
+  c.walk(lhs, rhs, type, false);
   return { added: c.added, modified: c.modified, removed: c.removed };
 }
 
@@ -184,7 +185,12 @@ class Comparer {
 
   constructor(private readonly schema: TypeSchema) {}
 
-  walk(l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef): void {
+  walk(l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef, skipSame = true): void {
+    if (skipSame && l !== undefined && r !== undefined && sameJson(l, r)) {
+      // Nothing changed below: only the checks the walk would make of list items remain.
+      checkItems(this.schema, l, t);
+      return;
+    }
     const atom = this.schema.resolve(t);
     const kl = deduce(atom, l);
     const kr = deduce(atom, r);
@@ -292,6 +298,113 @@ class Comparer {
       path.pop();
     }
   }
+}
+
+/**
+ * Whether two JSON values are the same (own keys, in any order, and values):
+ * a value the same on both sides adds, modifies and removes nothing.
+ */
+export function sameJson(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i]!, b[i]!)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  let n = 0;
+  for (const k in a) {
+    if (!Object.hasOwn(b, k) || !sameJson(a[k]!, b[k]!)) return false;
+    n++;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
+/**
+ * What a comparison of a value with itself still does (it finds no change):
+ * the path elements of the items of the associative lists it walks into,
+ * which throw a TypedError for an invalid item, in the comparison's order.
+ */
+function checkItems(schema: TypeSchema, v: JsonValue, t: TypeRef): void {
+  const atom = schema.resolve(t);
+  if (!mayHoldItems(schema, atom)) return;
+  switch (deduce(atom, v)) {
+    case 'scalar':
+      return;
+    case 'list': {
+      const list = atom.list!;
+      if (list.relationship === 'atomic' || !isList(v) || v.length === 0) return;
+      // As lists(): every item's element first (the left side's, then the same again on the right), then the items with a unique key.
+      const counts = new Map<string, number>();
+      const keys: string[] = [];
+      for (const item of v) {
+        const k = serializeElement(listItemElement(schema, list, item));
+        keys.push(k);
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+      for (let i = 0; i < v.length; i++) if (counts.get(keys[i]!) === 1) checkItems(schema, v[i]!, list.element);
+      return;
+    }
+    case 'map': {
+      const map = atom.map!;
+      if (map.relationship === 'atomic' || !isMap(v)) return;
+      const plan = checkPlanOf(schema, map);
+      for (const k in v) {
+        const field = plan.fields.get(k);
+        if (field !== undefined) checkItems(schema, v[k]!, field);
+        else if (plan.element !== undefined && !map.fields.has(k)) checkItems(schema, v[k]!, plan.element);
+      }
+    }
+  }
+}
+
+/** The fields of a map type whose values may need a check, and its element type when its entries may. */
+interface CheckPlan {
+  readonly fields: ReadonlyMap<string, TypeRef>;
+  readonly element: TypeRef | undefined;
+}
+
+const checkPlans = new WeakMap<MapType, CheckPlan>();
+
+function checkPlanOf(schema: TypeSchema, map: MapType): CheckPlan {
+  let plan = checkPlans.get(map);
+  if (plan === undefined) {
+    const fields = new Map<string, TypeRef>();
+    for (const [name, ref] of map.fields) if (mayHoldItems(schema, schema.resolve(ref))) fields.set(name, ref);
+    const element = map.element !== undefined && mayHoldItems(schema, schema.resolve(map.element)) ? map.element : undefined;
+    plan = { fields, element };
+    checkPlans.set(map, plan);
+  }
+  return plan;
+}
+
+/**
+ * Whether a value of this type can hold an associative list the comparison
+ * walks into (through non-atomic maps): most types cannot, and their values
+ * need no check. Worked out once per type, by a search over the types it reaches.
+ */
+const holdsItems = new WeakMap<Atom, boolean>();
+
+function mayHoldItems(schema: TypeSchema, atom: Atom): boolean {
+  const known = holdsItems.get(atom);
+  if (known !== undefined) return known;
+  const seen = new Set<Atom>();
+  const reaches = (a: Atom): boolean => {
+    const k = holdsItems.get(a);
+    if (k !== undefined) return k;
+    if (seen.has(a)) return false;
+    seen.add(a);
+    if (a.list !== undefined && a.list.relationship !== 'atomic') return true;
+    const map = a.map;
+    if (map === undefined || map.relationship === 'atomic') return false;
+    for (const ref of map.fields.values()) if (reaches(schema.resolve(ref))) return true;
+    return map.element !== undefined && reaches(schema.resolve(map.element));
+  };
+  const result = reaches(atom);
+  holdsItems.set(atom, result);
+  return result;
 }
 
 function hasKeys(m: JsonObject | undefined): boolean {
