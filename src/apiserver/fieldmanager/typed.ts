@@ -6,6 +6,7 @@
  */
 import { FieldSet, fieldElement, keyElement, pathString, serializeElement, type JsonValue, type Path, type PathElement } from './field-set.js';
 import type { Atom, ListType, MapType, ScalarType, TypeRef, TypeSchema } from './schema.js';
+import { completeLevel, completeListItems, fieldScope, NO_SCOPE, type FieldScope } from './value-structs.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -172,9 +173,25 @@ export interface Comparison {
 export function compare(schema: TypeSchema, lhs: JsonValue, rhs: JsonValue, type: TypeRef): Comparison {
   const c = new Comparer(schema);
   // The whole values are seldom the same: their fields are compared one by one, each skipped when the same.
-  c.walk(lhs, rhs, type, false);
+  c.walk(lhs, rhs, type, false, NO_SCOPE);
   return { added: c.added, modified: c.modified, removed: c.removed };
 }
+
+/**
+ * compare(withValueStructs(lhs), withValueStructs(rhs)), with the values
+ * completed only where the walk goes: a subtree the same on both sides is
+ * neither completed nor walked.
+ */
+export function compareCompleted(schema: TypeSchema, lhs: JsonObject, rhs: JsonObject, type: TypeRef): Comparison {
+  const c = new Comparer(schema);
+  c.walk(lhs, rhs, type, false, ROOT_SCOPE);
+  return { added: c.added, modified: c.modified, removed: c.removed };
+}
+
+/** The completion of an object (withValueStructs at depth 0), and of list items at each depth. */
+const ROOT_SCOPE: FieldScope = { struct: 0, items: -1 };
+const itemScopes: FieldScope[] = [];
+const itemScope = (depth: number): FieldScope => (itemScopes[depth] ??= { struct: depth, items: -1 });
 
 /** One comparison: the walk keeps the current path on a stack, which the sets copy their elements from. */
 class Comparer {
@@ -185,22 +202,31 @@ class Comparer {
 
   constructor(private readonly schema: TypeSchema) {}
 
-  walk(l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef, skipSame = true): void {
+  /**
+   * Compare the values at the current path. `scope`: how the values are to
+   * be completed (value structs, see completeLevel) before they are
+   * compared: a map as a struct at scope.struct, a list's items at scope.items.
+   */
+  walk(l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef, skipSame: boolean, scope: FieldScope): void {
     if (skipSame && l !== undefined && r !== undefined && sameJson(l, r)) {
-      // Nothing changed below: only the checks the walk would make of list items remain.
+      // Nothing changed below (nor would completing both sides change anything): only the checks the walk would make of list items remain.
       checkItems(this.schema, l, t);
       return;
+    }
+    if (scope.struct >= 0) {
+      if (isMap(l)) l = completeLevel(this.schema, l, t, scope.struct);
+      if (isMap(r)) r = completeLevel(this.schema, r, t, scope.struct);
     }
     const atom = this.schema.resolve(t);
     const kl = deduce(atom, l);
     const kr = deduce(atom, r);
     let inLeaf: boolean;
-    if (r === undefined) inLeaf = this.node(atom, kl, l, undefined);
-    else if (l === undefined || kl === kr) inLeaf = this.node(atom, kr, l, r);
+    if (r === undefined) inLeaf = this.node(atom, t, scope, kl, l, undefined);
+    else if (l === undefined || kl === kr) inLeaf = this.node(atom, t, scope, kr, l, r);
     else {
       // A value that changed its kind: the old one goes, the new one comes.
-      this.node(atom, kl, l, undefined);
-      inLeaf = this.node(atom, kr, undefined, r);
+      this.node(atom, t, scope, kl, l, undefined);
+      inLeaf = this.node(atom, t, scope, kr, undefined, r);
     }
     if (!inLeaf) {
       if (l === undefined) this.added.insert(this.path);
@@ -209,7 +235,7 @@ class Comparer {
   }
 
   /** Compare one node as `kind`; true when it was compared as a leaf. */
-  private node(atom: Atom, kind: 'scalar' | 'list' | 'map', lv: JsonValue | undefined, rv: JsonValue | undefined): boolean {
+  private node(atom: Atom, t: TypeRef, scope: FieldScope, kind: 'scalar' | 'list' | 'map', lv: JsonValue | undefined, rv: JsonValue | undefined): boolean {
     if (kind === 'scalar') {
       this.leaf(lv, rv);
       return true;
@@ -219,10 +245,11 @@ class Comparer {
       const ll = isList(lv) ? lv : undefined;
       const rl = isList(rv) ? rv : undefined;
       if (list.relationship === 'atomic' || ((ll === undefined || ll.length === 0) && (rl === undefined || rl.length === 0))) {
-        this.leaf(lv, rv);
+        if (scope.items >= 0 && ll !== undefined && rl !== undefined) this.leafItems(list, ll, rl, scope.items);
+        else this.leaf(lv, rv);
         return true;
       }
-      this.lists(list, ll ?? [], rl ?? []);
+      this.lists(list, ll ?? [], rl ?? [], scope.items);
       return false;
     }
     const map = atom.map!;
@@ -233,10 +260,12 @@ class Comparer {
       return true;
     }
     const path = this.path;
+    const depth = scope.struct;
     if (lm !== undefined) {
       for (const k in lm) {
         path.push(fieldElement(k));
-        this.walk(lm[k], rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined, fieldType(map, k) ?? DEDUCED);
+        const fieldScopeOf = depth >= 0 ? fieldScope(this.schema, t, k, depth) : NO_SCOPE;
+        this.walk(lm[k], rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined, fieldType(map, k) ?? DEDUCED, true, fieldScopeOf);
         path.pop();
       }
     }
@@ -244,7 +273,8 @@ class Comparer {
       for (const k in rm) {
         if (lm !== undefined && Object.hasOwn(lm, k)) continue;
         path.push(fieldElement(k));
-        this.walk(undefined, rm[k], fieldType(map, k) ?? DEDUCED);
+        const fieldScopeOf = depth >= 0 ? fieldScope(this.schema, t, k, depth) : NO_SCOPE;
+        this.walk(undefined, rm[k], fieldType(map, k) ?? DEDUCED, true, fieldScopeOf);
         path.pop();
       }
     }
@@ -257,8 +287,22 @@ class Comparer {
     else if (!equalValues(l, r)) this.modified.insert(this.path);
   }
 
-  private lists(list: ListType, l: JsonValue[], r: JsonValue[]): void {
+  /** A leaf of two lists whose items are completed at `depth` (the same lists stay the same once completed). */
+  private leafItems(list: ListType, l: JsonValue[], r: JsonValue[], depth: number): void {
+    if (!this.sameItems(list, l, r, depth)) this.modified.insert(this.path);
+  }
+
+  /** Whether two runs of items are equal once completed at `depth` (-1: as they are). */
+  private sameItems(list: ListType, l: JsonValue[], r: JsonValue[], depth: number): boolean {
+    if (sameJson(l, r)) return true;
+    if (depth < 0) return false;
+    return sameJson(completeListItems(this.schema, l, list.element, depth), completeListItems(this.schema, r, list.element, depth));
+  }
+
+  /** `itemsDepth`: the depth the items are completed at (-1: not at all). */
+  private lists(list: ListType, l: JsonValue[], r: JsonValue[], itemsDepth: number): void {
     const schema = this.schema;
+    const scope = itemsDepth >= 0 ? itemScope(itemsDepth) : NO_SCOPE;
     const order: Array<{ key: string; element: PathElement }> = [];
     const lValues = new Map<string, JsonValue[]>();
     const rValues = new Map<string, JsonValue[]>();
@@ -285,14 +329,14 @@ class Comparer {
       const ls = lValues.get(key) ?? [];
       const rs = rValues.get(key) ?? [];
       path.push(element);
-      if (ls.length <= 1 && rs.length <= 1) this.walk(ls[0], rs[0], list.element);
+      if (ls.length <= 1 && rs.length <= 1) this.walk(ls[0], rs[0], list.element, true, scope);
       else if (ls.length >= 2 && rs.length >= 2) {
-        if (!equalValues(ls, rs)) this.modified.insert(path);
+        if (!this.sameItems(list, ls, rs, itemsDepth)) this.modified.insert(path);
       } else if (ls.length >= 2) {
-        if (rs.length !== 0) this.walk(undefined, rs[0], list.element);
+        if (rs.length !== 0) this.walk(undefined, rs[0], list.element, true, scope);
         this.removed.insert(path);
       } else {
-        if (ls.length !== 0) this.walk(ls[0], undefined, list.element);
+        if (ls.length !== 0) this.walk(ls[0], undefined, list.element, true, scope);
         this.added.insert(path);
       }
       path.pop();
