@@ -213,6 +213,10 @@ class Comparer {
       checkItems(this.schema, l, t);
       return;
     }
+    if (l === undefined) {
+      this.addedWalk(r, t, scope);
+      return;
+    }
     if (scope.struct >= 0) {
       if (isMap(l)) l = completeLevel(this.schema, l, t, scope.struct);
       if (isMap(r)) r = completeLevel(this.schema, r, t, scope.struct);
@@ -231,6 +235,72 @@ class Comparer {
     if (!inLeaf) {
       if (l === undefined) this.added.insert(this.path);
       else if (r === undefined) this.removed.insert(this.path);
+    }
+  }
+
+  /**
+   * walk() of a value only the right side has (most of a create): every
+   * path in it is added, the value's own last. The same walk without what
+   * tells two sides apart.
+   */
+  private addedWalk(r: JsonValue | undefined, t: TypeRef, scope: FieldScope): void {
+    const schema = this.schema;
+    if (scope.struct >= 0 && isMap(r)) r = completeLevel(schema, r, t, scope.struct);
+    const atom = schema.resolve(t);
+    switch (deduce(atom, r)) {
+      case 'list': {
+        const list = atom.list!;
+        if (list.relationship !== 'atomic' && isList(r) && r.length > 0) this.addedItems(list, r, scope.items);
+        break;
+      }
+      case 'map': {
+        const map = atom.map!;
+        if (map.relationship !== 'atomic' && isMap(r) && hasKeys(r)) {
+          const path = this.path;
+          const depth = scope.struct;
+          for (const k in r) {
+            path.push(fieldElement(k));
+            this.addedWalk(r[k], fieldType(map, k) ?? DEDUCED, depth >= 0 ? fieldScope(schema, t, k, depth) : NO_SCOPE);
+            path.pop();
+          }
+        }
+      }
+    }
+    this.added.insert(this.path);
+  }
+
+  /** lists() of items only the right side has: each item's paths added, items with a key seen twice as themselves only. */
+  private addedItems(list: ListType, r: JsonValue[], itemsDepth: number): void {
+    const schema = this.schema;
+    const scope = itemsDepth >= 0 ? itemScope(itemsDepth) : NO_SCOPE;
+    const path = this.path;
+    const elements = r.map((item) => listItemElement(schema, list, item));
+    let counts: Map<string, number> | undefined;
+    if (r.length > 1) {
+      counts = new Map();
+      for (const e of elements) {
+        const k = serializeElement(e);
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+      if (counts.size === r.length) counts = undefined;
+    }
+    if (counts === undefined) {
+      for (let i = 0; i < r.length; i++) {
+        path.push(elements[i]!);
+        this.addedWalk(r[i], list.element, scope);
+        path.pop();
+      }
+      return;
+    }
+    const done = new Set<string>();
+    for (let i = 0; i < r.length; i++) {
+      const k = serializeElement(elements[i]!);
+      if (done.has(k)) continue;
+      done.add(k);
+      path.push(elements[i]!);
+      if (counts.get(k) === 1) this.addedWalk(r[i], list.element, scope);
+      else this.added.insert(path);
+      path.pop();
     }
   }
 
