@@ -20,6 +20,7 @@ import {
 } from './managed-fields.js';
 import type { TypeRef, TypeSchema } from './schema.js';
 import { cloneJson } from './json-clone.js';
+import { shallowCopy } from './value-structs.js';
 import { compare, compareCompleted, ensureNamedFieldsAreMembers, equalValues, merge, removeItems, toFieldSet, validateConfiguration } from './typed.js';
 
 type JsonObject = { [key: string]: JsonValue };
@@ -333,7 +334,9 @@ function isObject(v: unknown): v is JsonObject {
 
 /** A shallow copy whose metadata object is its own (the walks below never mutate anything else). */
 function withOwnMetadata(o: JsonObject): JsonObject {
-  return isObject(o.metadata) ? { ...o, metadata: { ...o.metadata } } : { ...o };
+  const out = shallowCopy(o);
+  if (isObject(o.metadata)) out.metadata = shallowCopy(o.metadata);
+  return out;
 }
 
 /**
@@ -343,11 +346,17 @@ function withOwnMetadata(o: JsonObject): JsonObject {
  */
 function withoutManagedFields(o: JsonObject): JsonObject {
   const meta = o.metadata;
-  if (!isObject(meta)) return { ...o, metadata: {} };
+  if (!isObject(meta)) {
+    const out = shallowCopy(o);
+    out.metadata = {};
+    return out;
+  }
   if (!Object.hasOwn(meta, 'managedFields')) return o;
   const own: JsonObject = {};
   for (const k in meta) if (k !== 'managedFields') own[k] = meta[k]!;
-  return { ...o, metadata: own };
+  const out = shallowCopy(o);
+  out.metadata = own;
+  return out;
 }
 
 function metadataOf(o: JsonObject): JsonObject {
