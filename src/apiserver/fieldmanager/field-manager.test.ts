@@ -289,3 +289,16 @@ describe('FieldManager over entries read back from the wire', () => {
 });
 
 const nowTimeOf = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+describe('FieldManager and a "__proto__" key', () => {
+  it('tracks it as any other key', () => {
+    const created = stored(configMaps.update(undefined, JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","__proto__":{"x":"y"}},"data":{"__proto__":"1"}}') as Obj, 'm'));
+    const next = JSON.parse(JSON.stringify(created)) as Obj;
+    (next.data as Obj).b = '2';
+    const o = configMaps.update(JSON.parse(JSON.stringify(created)) as Obj, next, 'other');
+    const owners = Object.fromEntries(entries(o).map((e) => [e.manager, e.fieldsV1]));
+    assert.deepEqual(owners.other, { 'f:data': { 'f:b': {} } });
+    assert.ok(Object.hasOwn(o.data as object, '__proto__'));
+    assert.equal(Object.getPrototypeOf(o.data), Object.prototype);
+  });
+});

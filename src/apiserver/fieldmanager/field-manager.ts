@@ -352,8 +352,15 @@ function withoutManagedFields(o: JsonObject): JsonObject {
     return out;
   }
   if (!Object.hasOwn(meta, 'managedFields')) return o;
-  const own: JsonObject = {};
-  for (const k in meta) if (k !== 'managedFields') own[k] = meta[k]!;
+  let own: JsonObject;
+  if (Object.hasOwn(meta, '__proto__')) {
+    // An assignment would set the prototype: the slow way, which defines the key.
+    own = { ...meta };
+    delete own.managedFields;
+  } else {
+    own = {};
+    for (const k in meta) if (k !== 'managedFields') own[k] = meta[k]!;
+  }
   const out = shallowCopy(o);
   out.metadata = own;
   return out;
