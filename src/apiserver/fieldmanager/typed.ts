@@ -241,39 +241,48 @@ class Comparer {
   /**
    * walk() of a value only the right side has (most of a create): every
    * path in it is added, the value's own last. The same walk without what
-   * tells two sides apart.
+   * tells two sides apart, putting the paths straight into the nodes of the
+   * added set rather than inserting each from the root.
    */
   private addedWalk(r: JsonValue | undefined, t: TypeRef, scope: FieldScope): void {
+    const path = this.path;
+    if (path.length === 0) {
+      this.addedUnder(undefined, undefined, r, t, scope);
+      return;
+    }
+    let parent = this.added;
+    for (let i = 0; i < path.length - 1; i++) parent = parent.childFor(path[i]!);
+    this.addedUnder(parent, path[path.length - 1]!, r, t, scope);
+  }
+
+  /** The paths of `r`, at element `e` of the added set's node `parent` (undefined: the root itself). */
+  private addedUnder(parent: FieldSet | undefined, e: PathElement | undefined, r: JsonValue | undefined, t: TypeRef, scope: FieldScope): void {
     const schema = this.schema;
     if (scope.struct >= 0 && isMap(r)) r = completeLevel(schema, r, t, scope.struct);
     const atom = schema.resolve(t);
     switch (deduce(atom, r)) {
       case 'list': {
         const list = atom.list!;
-        if (list.relationship !== 'atomic' && isList(r) && r.length > 0) this.addedItems(list, r, scope.items);
+        if (list.relationship !== 'atomic' && isList(r) && r.length > 0) this.addedItems(parent === undefined ? this.added : parent.childFor(e!), list, r, scope.items);
         break;
       }
       case 'map': {
         const map = atom.map!;
         if (map.relationship !== 'atomic' && isMap(r) && hasKeys(r)) {
-          const path = this.path;
+          // A map with keys adds a path for each: the node below `e` is never left empty.
+          const node = parent === undefined ? this.added : parent.childFor(e!);
           const depth = scope.struct;
-          for (const k in r) {
-            path.push(fieldElement(k));
-            this.addedWalk(r[k], fieldType(map, k) ?? DEDUCED, depth >= 0 ? fieldScope(schema, t, k, depth) : NO_SCOPE);
-            path.pop();
-          }
+          for (const k in r) this.addedUnder(node, fieldElement(k), r[k], fieldType(map, k) ?? DEDUCED, depth >= 0 ? fieldScope(schema, t, k, depth) : NO_SCOPE);
         }
       }
     }
-    this.added.insert(this.path);
+    parent?.insertMember(e!);
   }
 
-  /** lists() of items only the right side has: each item's paths added, items with a key seen twice as themselves only. */
-  private addedItems(list: ListType, r: JsonValue[], itemsDepth: number): void {
+  /** lists() of items only the right side has, into `node` (the list's): each item's paths added, items with a key seen twice as themselves only. */
+  private addedItems(node: FieldSet, list: ListType, r: JsonValue[], itemsDepth: number): void {
     const schema = this.schema;
     const scope = itemsDepth >= 0 ? itemScope(itemsDepth) : NO_SCOPE;
-    const path = this.path;
     const elements = r.map((item) => listItemElement(schema, list, item));
     let counts: Map<string, number> | undefined;
     if (r.length > 1) {
@@ -285,11 +294,7 @@ class Comparer {
       if (counts.size === r.length) counts = undefined;
     }
     if (counts === undefined) {
-      for (let i = 0; i < r.length; i++) {
-        path.push(elements[i]!);
-        this.addedWalk(r[i], list.element, scope);
-        path.pop();
-      }
+      for (let i = 0; i < r.length; i++) this.addedUnder(node, elements[i]!, r[i], list.element, scope);
       return;
     }
     const done = new Set<string>();
@@ -297,10 +302,8 @@ class Comparer {
       const k = serializeElement(elements[i]!);
       if (done.has(k)) continue;
       done.add(k);
-      path.push(elements[i]!);
-      if (counts.get(k) === 1) this.addedWalk(r[i], list.element, scope);
-      else this.added.insert(path);
-      path.pop();
+      if (counts.get(k) === 1) this.addedUnder(node, elements[i]!, r[i], list.element, scope);
+      else node.insertMember(elements[i]!);
     }
   }
 
