@@ -207,3 +207,98 @@ describe('FieldManager.apply', () => {
     assert.equal(decoded.size, 1);
   });
 });
+
+describe('FieldManager over entries read back from the wire', () => {
+  const pods = manager('', 'v1', 'Pod', '', FieldSet.of([fieldElement('status')]));
+  const podStatus = manager('', 'v1', 'Pod', 'status', FieldSet.of([fieldElement('spec')]));
+  const pod = (status: JsonValue): Obj => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'd', labels: { app: 'a' } },
+    spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'A', value: '1' }] }] },
+    status,
+  });
+  const withStatus = (live: Obj, status: JsonValue): Obj => ({ ...structuredClone(live), status });
+  const byManager = (o: Obj): Record<string, ManagedFieldsEntry> => Object.fromEntries(entries(o).map((e) => [e.manager, e]));
+  const conditions = (ready: string): JsonValue => [{ type: 'Ready', status: ready }];
+
+  it('keeps the entries a status write does not touch as they were read, and re-times the writer\'s own', () => {
+    const created = stored(pods.update(undefined, pod({}), 'creator'));
+    clock += 60_000;
+    const first = stored(podStatus.update(created, withStatus(created, { phase: 'Pending', conditions: conditions('False') }), 'kubelet'));
+    clock += 60_000;
+    const live = structuredClone(first);
+    const second = podStatus.update(live, withStatus(live, { phase: 'Running', conditions: conditions('True') }), 'kubelet');
+    const before = byManager(live);
+    const after = byManager(second);
+    // The creator's entry is the one read (its FieldsV1 not even copied); the kubelet's owns the same fields, now.
+    assert.equal(after.creator!.fieldsV1, before.creator!.fieldsV1);
+    assert.deepEqual(after.kubelet!.fieldsV1, before.kubelet!.fieldsV1);
+    assert.equal(after.kubelet!.time, nowTimeOf(clock));
+    assert.notEqual(after.kubelet!.time, before.kubelet!.time);
+    // A status write that changes nothing leaves even the time.
+    const same = podStatus.update(structuredClone(first), structuredClone(first), 'kubelet');
+    assert.deepEqual(entries(same), entries(first));
+  });
+
+  it('drops removed fields from every entry and an entry left empty, over several writes', () => {
+    let o = stored(configMaps.update(undefined, cm({ a: '1', b: '2', c: '3' }), 'creator'));
+    o = stored(configMaps.update(o, { ...structuredClone(o), data: { a: '1', b: '2', c: '3', d: '4' } }, 'other'));
+    o = stored(configMaps.update(o, { ...structuredClone(o), data: { a: '1', c: '3' } }, 'third'));
+    assert.deepEqual(
+      Object.fromEntries(entries(o).map((e) => [e.manager, e.fieldsV1])),
+      { creator: { 'f:data': { '.': {}, 'f:a': {}, 'f:c': {} } } },
+    );
+  });
+
+  it('moves a field between managers as each changes it, and back', () => {
+    let o = stored(configMaps.update(undefined, cm({ a: '1', b: '2' }), 'one'));
+    clock += 1000;
+    o = stored(configMaps.update(o, { ...structuredClone(o), data: { a: 'x', b: '2' } }, 'two'));
+    assert.deepEqual(Object.fromEntries(entries(o).map((e) => [e.manager, e.fieldsV1])), {
+      one: { 'f:data': { '.': {}, 'f:b': {} } },
+      two: { 'f:data': { 'f:a': {} } },
+    });
+    clock += 1000;
+    o = stored(configMaps.update(o, { ...structuredClone(o), data: { a: '1', b: '2' } }, 'one'));
+    // "two" owned nothing else: its entry goes.
+    assert.deepEqual(Object.fromEntries(entries(o).map((e) => [e.manager, e.fieldsV1])), { one: { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} } } });
+  });
+
+  it('reports conflicts on fields deep in entries read back, and hands them over when forced', () => {
+    const deployments = manager('apps', 'v1', 'Deployment', '', FieldSet.of([fieldElement('status')]));
+    const config = (image: string): Obj => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'n' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image }] } } },
+    });
+    let o = stored(deployments.apply(undefined, config('one'), 'kubectl', false));
+    const edited = structuredClone(o) as { spec: { template: { spec: { containers: Array<{ image: string }> } } } };
+    edited.spec.template.spec.containers[0]!.image = 'two';
+    o = stored(deployments.update(o, edited as unknown as Obj, 'kubectl-set'));
+    assert.throws(
+      () => deployments.apply(structuredClone(o), config('three'), 'kubectl', false),
+      (e: unknown) => e instanceof ApplyConflicts && e.message.includes('.spec.template.spec.containers[name="c"].image'),
+    );
+    const forced = deployments.apply(structuredClone(o), config('three'), 'kubectl', true);
+    const owners = Object.fromEntries(entries(forced).map((e) => [e.manager, e.fieldsV1]));
+    assert.equal(owners['kubectl-set'], undefined);
+    assert.ok(JSON.stringify(owners.kubectl).includes('"f:image"'));
+  });
+});
+
+const nowTimeOf = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+describe('FieldManager and a "__proto__" key', () => {
+  it('tracks it as any other key', () => {
+    const created = stored(configMaps.update(undefined, JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","__proto__":{"x":"y"}},"data":{"__proto__":"1"}}') as Obj, 'm'));
+    const next = JSON.parse(JSON.stringify(created)) as Obj;
+    (next.data as Obj).b = '2';
+    const o = configMaps.update(JSON.parse(JSON.stringify(created)) as Obj, next, 'other');
+    const owners = Object.fromEntries(entries(o).map((e) => [e.manager, e.fieldsV1]));
+    assert.deepEqual(owners.other, { 'f:data': { 'f:b': {} } });
+    assert.ok(Object.hasOwn(o.data as object, '__proto__'));
+    assert.equal(Object.getPrototypeOf(o.data), Object.prototype);
+  });
+});

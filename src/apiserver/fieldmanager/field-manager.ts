@@ -19,9 +19,9 @@ import {
   type ManagedEntry,
 } from './managed-fields.js';
 import type { TypeRef, TypeSchema } from './schema.js';
-import { withValueStructs } from './value-structs.js';
 import { cloneJson } from './json-clone.js';
-import { compare, ensureNamedFieldsAreMembers, equalValues, merge, removeItems, toFieldSet, validateConfiguration } from './typed.js';
+import { shallowCopy } from './value-structs.js';
+import { compare, compareCompleted, ensureNamedFieldsAreMembers, equalValues, merge, removeItems, toFieldSet, validateConfiguration } from './typed.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -190,10 +190,8 @@ export class FieldManager {
   /** Record an Update by `manager` from `live` to `next` (upstream's managedFieldsUpdater, stripMeta and capManagers). */
   private trackUpdate(live: JsonObject, next: JsonObject, managed: Managed, manager: string): Managed {
     const { apiVersion, subresource } = this.config;
-    const liveCopy = withOwnMetadata(live);
-    delete metadataOf(liveCopy).managedFields;
-    const nextCopy = withOwnMetadata(next);
-    delete metadataOf(nextCopy).managedFields;
+    const liveCopy = withoutManagedFields(live);
+    const nextCopy = withoutManagedFields(next);
     const comparison = this.updateOwners(liveCopy, nextCopy, managed, SELF, true);
     const own = comparison.modified.union(comparison.added).recursiveDifference(this.config.resetFields).difference(STRIPPED);
     const id = identity(manager, 'Update', apiVersion, subresource);
@@ -211,7 +209,7 @@ export class FieldManager {
    */
   private updateOwners(live: JsonObject, next: JsonObject, managed: Managed, workflow: string, force: boolean): { modified: FieldSet; added: FieldSet } {
     const { schema, type, resetFields } = this.config;
-    const c = compare(schema, withValueStructs(schema, live, type), withValueStructs(schema, next, type), type);
+    const c = compareCompleted(schema, live, next, type);
     const modified = c.modified.recursiveDifference(resetFields);
     const added = c.added.recursiveDifference(resetFields);
     const removed = c.removed.recursiveDifference(resetFields);
@@ -336,7 +334,36 @@ function isObject(v: unknown): v is JsonObject {
 
 /** A shallow copy whose metadata object is its own (the walks below never mutate anything else). */
 function withOwnMetadata(o: JsonObject): JsonObject {
-  return isObject(o.metadata) ? { ...o, metadata: { ...o.metadata } } : { ...o };
+  const out = shallowCopy(o);
+  if (isObject(o.metadata)) out.metadata = shallowCopy(o.metadata);
+  return out;
+}
+
+/**
+ * The object without metadata.managedFields, for a walk: `o` itself when it
+ * has none, else a shallow copy with a metadata of its own (built without
+ * the field rather than deleting it, which would slow every later read of it).
+ */
+function withoutManagedFields(o: JsonObject): JsonObject {
+  const meta = o.metadata;
+  if (!isObject(meta)) {
+    const out = shallowCopy(o);
+    out.metadata = {};
+    return out;
+  }
+  if (!Object.hasOwn(meta, 'managedFields')) return o;
+  let own: JsonObject;
+  if (Object.hasOwn(meta, '__proto__')) {
+    // An assignment would set the prototype: the slow way, which defines the key.
+    own = { ...meta };
+    delete own.managedFields;
+  } else {
+    own = {};
+    for (const k in meta) if (k !== 'managedFields') own[k] = meta[k]!;
+  }
+  const out = shallowCopy(o);
+  out.metadata = own;
+  return out;
 }
 
 function metadataOf(o: JsonObject): JsonObject {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { compareElements, compareStrings, deserializeElement, FieldSet, FieldsDecodeError, fieldElement, keyElement, pathString, serializeElement, type JsonValue, type Path, type PathElement } from './field-set.js';
 
 const f = fieldElement;
+type Obj = { [key: string]: JsonValue };
 
 describe('field paths', () => {
   it('serializes elements as FieldsV1 keys', () => {
@@ -128,5 +129,97 @@ describe('string order', () => {
     assert.ok(compareStrings('a', 'ab') < 0);
     assert.ok(compareStrings('b', 'ab') > 0);
     assert.equal(compareStrings('x', 'x'), 0);
+  });
+});
+
+describe('decoded sets (read lazily)', () => {
+  const wire = (): { [key: string]: JsonValue } => ({
+    'f:metadata': { 'f:labels': { '.': {}, 'f:a': {}, 'f:b': {} } },
+    'f:spec': {
+      'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {}, 'f:name': {} } },
+      'f:replicas': {},
+    },
+  });
+  const built = (): FieldSet =>
+    FieldSet.of(
+      [f('metadata'), f('labels')],
+      [f('metadata'), f('labels'), f('a')],
+      [f('metadata'), f('labels'), f('b')],
+      [f('spec'), f('containers'), keyElement([['name', 'c']])],
+      [f('spec'), f('containers'), keyElement([['name', 'c']]), f('image')],
+      [f('spec'), f('containers'), keyElement([['name', 'c']]), f('name')],
+      [f('spec'), f('replicas')],
+    );
+
+  it('hold the same paths as a set built path by path, and encode to the very object they came from', () => {
+    const w = wire();
+    const decoded = FieldSet.fromFieldsV1(w);
+    assert.ok(decoded.equals(built()) && built().equals(decoded));
+    assert.deepEqual(decoded.list().map(pathString), built().list().map(pathString));
+    assert.equal(decoded.size, 7);
+    assert.equal(decoded.toFieldsV1(), w);
+    assert.ok(decoded.has([f('spec'), f('containers'), keyElement([['name', 'c']]), f('image')]));
+    assert.ok(!decoded.has([f('spec'), f('containers')]));
+  });
+
+  it('keep the wire form of every subtree an operation leaves alone', () => {
+    const w = wire();
+    const decoded = FieldSet.fromFieldsV1(w);
+    const without = decoded.difference(FieldSet.of([f('spec'), f('replicas')]));
+    const out = without.toFieldsV1();
+    assert.deepEqual(out, { 'f:metadata': w['f:metadata'], 'f:spec': { 'f:containers': (w['f:spec'] as Obj)['f:containers'] } });
+    // The untouched subtrees are the decoded objects themselves, not copies.
+    assert.equal(out['f:metadata'], w['f:metadata']);
+    assert.equal((out['f:spec'] as Obj)['f:containers'], (w['f:spec'] as Obj)['f:containers']);
+  });
+
+  it('still fail on an invalid entry however deep it is, as a set read at once does', () => {
+    assert.throws(() => FieldSet.fromFieldsV1({ 'f:spec': { 'f:a': { 'i:x': {} } } }), /invalid index: i:x/);
+    assert.throws(() => FieldSet.fromFieldsV1({ 'f:spec': { 'k:{bad': {} } }), FieldsDecodeError);
+    assert.throws(() => FieldSet.fromFieldsV1({ 'f:spec': { 'f:a': [] } }), /FieldsV1 must be a JSON object/);
+    assert.throws(() => FieldSet.fromFieldsV1({ 'f:spec': { 'fx': {} } }), /missing colon/);
+    assert.throws(() => FieldSet.fromFieldsV1('nope'), /FieldsV1 must be a JSON object/);
+  });
+
+  it('re-encode a FieldsV1 written otherwise (order, key text, misplaced or lone dots, unknown element types)', () => {
+    const cases: Array<[JsonValue, JsonValue]> = [
+      [{ 'f:b': {}, 'f:a': {} }, { 'f:a': {}, 'f:b': {} }],
+      [{ 'k:{"name":"x"}': {}, 'f:a': {} }, { 'f:a': {}, 'k:{"name":"x"}': {} }],
+      [{ 'k:{"b":1,"a":2}': {} }, { 'k:{"a":2,"b":1}': {} }],
+      [{ 'f:a': { 'f:x': {}, '.': {} } }, { 'f:a': { '.': {}, 'f:x': {} } }],
+      [{ 'f:a': { '.': {} } }, { 'f:a': {} }],
+      [{ 'f:a': {}, 'z:what': {} }, { 'f:a': {} }],
+      [{ 'f:a': { 'f:b': { 'f:c': {} } }, 'i:-0': {} }, { 'f:a': { 'f:b': { 'f:c': {} } }, 'i:0': {} }],
+    ];
+    for (const [input, expected] of cases) {
+      const s = FieldSet.fromFieldsV1(input);
+      assert.deepEqual(s.toFieldsV1(), expected, JSON.stringify(input));
+      assert.ok(FieldSet.fromFieldsV1(expected).equals(s), JSON.stringify(input));
+    }
+  });
+});
+
+describe('set operations on unchanged sets', () => {
+  const a = FieldSet.of([f('x')], [f('y'), f('z')], [f('y'), f('w')]);
+
+  it('return the operand itself when nothing changes (so that it keeps its encoding)', () => {
+    assert.equal(a.union(FieldSet.of([f('y'), f('z')])), a);
+    assert.equal(a.union(new FieldSet()), a);
+    assert.equal(a.difference(FieldSet.of([f('q')], [f('y'), f('q')])), a);
+    assert.equal(a.recursiveDifference(FieldSet.of([f('q')])), a);
+    assert.equal(a.intersection(a.copy()), a);
+    assert.ok(a.covers(FieldSet.of([f('y'), f('w')])));
+    assert.ok(!a.covers(FieldSet.of([f('y')])));
+  });
+
+  it('build a new set when something changes, leaving the operands as they were', () => {
+    const before = a.list().map(pathString);
+    const u = a.union(FieldSet.of([f('y'), f('v')]));
+    assert.notEqual(u, a);
+    assert.deepEqual(u.list().map(pathString), ['.x', '.y.v', '.y.w', '.y.z']);
+    assert.deepEqual(a.difference(FieldSet.of([f('y'), f('z')])).list().map(pathString), ['.x', '.y.w']);
+    assert.deepEqual(a.recursiveDifference(FieldSet.of([f('y')])).list().map(pathString), ['.x']);
+    assert.deepEqual(a.intersection(FieldSet.of([f('x')], [f('y'), f('w')])).list().map(pathString), ['.x', '.y.w']);
+    assert.deepEqual(a.list().map(pathString), before);
   });
 });

@@ -7,7 +7,7 @@
  * form (FieldsV1) is read and written straight from and to the tree, in
  * upstream's element order so that managedFields read byte for byte alike.
  */
-import { compareElements, deserializeElement, FieldsDecodeError, serializeElement, type JsonValue, type Path, type PathElement } from './path-element.js';
+import { compareElements, compareStrings, deserializeElement, FieldsDecodeError, serializeElement, type JsonValue, type Path, type PathElement } from './path-element.js';
 
 export * from './path-element.js';
 
@@ -23,20 +23,64 @@ interface Child {
  */
 export class FieldSet {
   // Most nodes have members only or children only: each map is created on its first entry.
-  private members: ReadonlyMap<string, PathElement> = NO_MEMBERS;
-  private children: ReadonlyMap<string, Child> = NO_CHILDREN;
+  private ownMembers: ReadonlyMap<string, PathElement> = NO_MEMBERS;
+  private ownChildren: ReadonlyMap<string, Child> = NO_CHILDREN;
+  /**
+   * The canonical FieldsV1 node this set was decoded from, while its entries
+   * are not read yet: a decoded set reads a node the first time an operation
+   * looks into it, so that a write touching a few paths reads only the nodes
+   * on them (the rest is encoded back as it came).
+   */
+  private pending: FieldsV1 | undefined;
   /** What this set encodes to (see toFieldsV1), and as a subtree that is itself a member ('.' first). */
   private encoding: FieldsV1 | undefined;
   private encodingWithSelf: FieldsV1 | undefined;
 
+  private get members(): ReadonlyMap<string, PathElement> {
+    if (this.pending !== undefined) this.readPending();
+    return this.ownMembers;
+  }
+
+  private get children(): ReadonlyMap<string, Child> {
+    if (this.pending !== undefined) this.readPending();
+    return this.ownChildren;
+  }
+
   private addMember(k: string, e: PathElement): void {
-    if (this.members === NO_MEMBERS) this.members = new Map();
-    (this.members as Map<string, PathElement>).set(k, e);
+    if (this.ownMembers === NO_MEMBERS) this.ownMembers = new Map();
+    (this.ownMembers as Map<string, PathElement>).set(k, e);
   }
 
   private addChild(k: string, c: Child): void {
-    if (this.children === NO_CHILDREN) this.children = new Map();
-    (this.children as Map<string, Child>).set(k, c);
+    if (this.ownChildren === NO_CHILDREN) this.ownChildren = new Map();
+    (this.ownChildren as Map<string, Child>).set(k, c);
+  }
+
+  /** Read the pending node (canonical, checked by checkFieldsV1): its children stay pending. */
+  private readPending(): void {
+    const node = this.pending!;
+    this.pending = undefined;
+    for (const key in node) {
+      if (key === '.') continue;
+      const value = node[key] as FieldsV1;
+      const element = key.charCodeAt(0) === 0x66 ? fieldElementOf(key) : deserializeElement(key)!;
+      let first: string | undefined;
+      for (const k in value) {
+        first = k;
+        break;
+      }
+      if (first === undefined) {
+        this.addMember(key, element);
+        continue;
+      }
+      const child = new FieldSet();
+      child.pending = value;
+      if (first === '.') {
+        this.addMember(key, element);
+        child.encodingWithSelf = value;
+      } else child.encoding = value;
+      this.addChild(key, { element, set: child });
+    }
   }
 
   static of(...paths: Path[]): FieldSet {
@@ -101,9 +145,11 @@ export class FieldSet {
     return this.members.size === 0 && this.children.size === 0;
   }
 
+  /** The paths in either set; this very set when it already holds all of `other`'s (its encoding stays). */
   union(other: FieldSet): FieldSet {
-    if (other.empty()) return this;
+    if (other.empty() || other === this) return this;
     if (this.empty()) return other;
+    if (this.covers(other)) return this;
     const out = new FieldSet();
     for (const [k, e] of this.members) out.addMember(k, e);
     for (const [k, e] of other.members) out.addMember(k, e);
@@ -115,49 +161,88 @@ export class FieldSet {
     return out;
   }
 
-  intersection(other: FieldSet): FieldSet {
-    const out = new FieldSet();
-    for (const [k, e] of this.members) if (other.members.has(k)) out.addMember(k, e);
-    for (const [k, c] of this.children) {
-      const o = other.children.get(k);
-      if (o === undefined) continue;
-      const set = c.set.intersection(o.set);
-      if (!set.empty()) out.addChild(k, { element: c.element, set });
+  /** Whether every path of `other` is in this set. */
+  covers(other: FieldSet): boolean {
+    if (other === this) return true;
+    if (other.members.size > this.members.size || other.children.size > this.children.size) return false;
+    for (const k of other.members.keys()) if (!this.members.has(k)) return false;
+    for (const [k, o] of other.children) {
+      const c = this.children.get(k);
+      if (c === undefined || !c.set.covers(o.set)) return false;
     }
-    return out;
+    return true;
   }
 
-  /** The paths not in `other` (exact paths: a path under one of other's paths stays). */
+  /** The paths in both sets (this very set when `other` holds all of them). */
+  intersection(other: FieldSet): FieldSet {
+    if (other === this) return this;
+    const out = new FieldSet();
+    let same = true;
+    for (const [k, e] of this.members) {
+      if (other.members.has(k)) out.addMember(k, e);
+      else same = false;
+    }
+    for (const [k, c] of this.children) {
+      const o = other.children.get(k);
+      if (o === undefined) {
+        same = false;
+        continue;
+      }
+      const set = c.set.intersection(o.set);
+      if (set !== c.set) same = false;
+      if (!set.empty()) out.addChild(k, { element: c.element, set });
+    }
+    return same ? this : out;
+  }
+
+  /**
+   * The paths not in `other` (exact paths: a path under one of other's paths
+   * stays). This very set when none of its paths is in `other`, so that an
+   * unchanged set keeps its encoding.
+   */
   difference(other: FieldSet): FieldSet {
     if (other.empty()) return this;
     const out = new FieldSet();
-    for (const [k, e] of this.members) if (!other.members.has(k)) out.addMember(k, e);
+    let same = true;
+    for (const [k, e] of this.members) {
+      if (!other.members.has(k)) out.addMember(k, e);
+      else same = false;
+    }
     for (const [k, c] of this.children) {
       const o = other.children.get(k);
       if (o === undefined) out.addChild(k, c);
       else {
         const set = c.set.difference(o.set);
-        if (!set.empty()) out.addChild(k, { element: c.element, set });
+        if (set !== c.set) same = false;
+        if (!set.empty()) out.addChild(k, set === c.set ? c : { element: c.element, set });
       }
     }
-    return out;
+    return same ? this : out;
   }
 
-  /** The paths neither in `other` nor under one of its paths. */
+  /** The paths neither in `other` nor under one of its paths (this very set when that is all of them). */
   recursiveDifference(other: FieldSet): FieldSet {
     if (other.empty()) return this;
     const out = new FieldSet();
-    for (const [k, e] of this.members) if (!other.members.has(k)) out.addMember(k, e);
+    let same = true;
+    for (const [k, e] of this.members) {
+      if (!other.members.has(k)) out.addMember(k, e);
+      else same = false;
+    }
     for (const [k, c] of this.children) {
-      if (other.members.has(k)) continue;
+      if (other.members.has(k)) {
+        same = false;
+        continue;
+      }
       const o = other.children.get(k);
       if (o === undefined) out.addChild(k, c);
       else {
         const set = c.set.recursiveDifference(o.set);
-        if (!set.empty()) out.addChild(k, { element: c.element, set });
+        if (set !== c.set) same = false;
+        if (!set.empty()) out.addChild(k, set === c.set ? c : { element: c.element, set });
       }
     }
-    return out;
+    return same ? this : out;
   }
 
   /** The paths under `prefix`, with the prefix taken off. */
@@ -241,7 +326,11 @@ export class FieldSet {
   static fromFieldsV1(fields: unknown): FieldSet {
     const out = new FieldSet();
     const root = fields ?? {};
-    if (out.read(root, true)) out.encoding = root as FieldsV1;
+    // What toFieldsV1 wrote (the common case) is read lazily; anything else at once.
+    if (checkFieldsV1(root, true)) {
+      out.pending = root as FieldsV1;
+      out.encoding = root as FieldsV1;
+    } else if (out.read(root, true)) out.encoding = root as FieldsV1;
     return out;
   }
 
@@ -296,6 +385,66 @@ export class FieldSet {
 }
 
 export type FieldsV1 = { [key: string]: JsonValue };
+
+/**
+ * Whether a FieldsV1 node is canonical (what toFieldsV1 writes for the set it
+ * holds): the checks of FieldSet.read, in its order and with its errors, but
+ * without building anything. Throws FieldsDecodeError where read throws.
+ */
+function checkFieldsV1(node: unknown, root: boolean): boolean {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) throw new FieldsDecodeError('FieldsV1 must be a JSON object');
+  let canonical = true;
+  let first = true;
+  let self = false;
+  let entries = 0;
+  let previousField: string | undefined;
+  let previous: PathElement | undefined;
+  for (const key in node) {
+    const value: unknown = (node as Record<string, unknown>)[key];
+    if (key === '.') {
+      self = true;
+      if (root || !first || !isEmptyObject(value)) canonical = false;
+      first = false;
+      continue;
+    }
+    first = false;
+    if (key.length >= 2 && key.charCodeAt(0) === 0x66 && key.charCodeAt(1) === 0x3a) {
+      // A field: its key is canonical by construction; fields come first, by name.
+      // (A canonical child is {} or holds an entry: read's "leaf but not {}" cannot happen to it.)
+      if (!checkFieldsV1(value, false)) canonical = false;
+      if (previous !== undefined || (previousField !== undefined && compareStrings(previousField, key) >= 0)) canonical = false;
+      previousField = key;
+      entries++;
+      continue;
+    }
+    const element = deserializeElement(key);
+    if (element === undefined) {
+      canonical = false;
+      continue;
+    }
+    if (!checkFieldsV1(value, false)) canonical = false;
+    if (key.charCodeAt(0) !== 0x66 && serializeElement(element) !== key) canonical = false;
+    if (previous !== undefined && compareElements(previous, element) >= 0) canonical = false;
+    previous = element;
+    entries++;
+  }
+  if (self && entries === 0) canonical = false;
+  return canonical;
+}
+
+/** Field elements by their FieldsV1 key, shared by every decoded set (bounded, as names come from users). */
+const fieldElements = new Map<string, PathElement>();
+const MAX_FIELD_ELEMENTS = 20_000;
+
+function fieldElementOf(key: string): PathElement {
+  let e = fieldElements.get(key);
+  if (e === undefined) {
+    if (fieldElements.size >= MAX_FIELD_ELEMENTS) fieldElements.clear();
+    e = { field: key.slice(2) };
+    fieldElements.set(key, e);
+  }
+  return e;
+}
 
 
 /** Nodes with at most this many entries are sorted by insertion (see sortByElement). */

@@ -46,3 +46,44 @@ describe('managedFields entries', () => {
     assert.equal(nowTime(new Date('2026-05-06T07:08:09.123Z')), '2026-05-06T07:08:09Z');
   });
 });
+
+describe('manager identity keys and entry times', () => {
+  it('writes the identity key as JSON of its non-empty fields, in order', () => {
+    for (const [manager, operation, apiVersion, subresource] of [
+      ['kubectl', 'Update', 'v1', ''],
+      ['', 'Update', 'apps/v1', 'status'],
+      ['k"q\\x\u2028<', 'Apply', 'v1', 'scale'],
+      ['m', 'Update', '', ''],
+    ] as const) {
+      const o: Record<string, string> = {};
+      if (manager !== '') o.manager = manager;
+      o.operation = operation;
+      if (operation !== 'Apply' && apiVersion !== '') o.apiVersion = apiVersion;
+      if (subresource !== '') o.subresource = subresource;
+      assert.equal(identityKey({ manager, operation, apiVersion, subresource }), JSON.stringify(o));
+    }
+  });
+
+  it('writes times to the second, in UTC, the same text for writes within one second', () => {
+    assert.equal(nowTime(new Date('2026-03-04T05:06:07.890Z')), '2026-03-04T05:06:07Z');
+    assert.equal(nowTime(new Date('2026-03-04T05:06:07.100Z')), '2026-03-04T05:06:07Z');
+    assert.equal(nowTime(new Date('2026-03-04T05:06:08.000Z')), '2026-03-04T05:06:08Z');
+    assert.equal(nowTime(new Date('1969-12-31T23:59:59.500Z')), '1969-12-31T23:59:59Z');
+    assert.throws(() => nowTime(new Date(NaN)), RangeError);
+  });
+
+  it('sorts entries by operation, then time, then manager', () => {
+    const set = FieldSet.of([fieldElement('a')]);
+    const managed: Managed = new Map();
+    const add = (manager: string, operation: 'Apply' | 'Update', time: string | undefined): void => {
+      const id = identity(manager, operation, 'v1', '');
+      managed.set(identityKey(id), { identity: id, apiVersion: 'v1', set, time });
+    };
+    add('z', 'Update', '2026-01-01T00:00:05Z');
+    add('b', 'Update', '2026-01-01T00:00:01Z');
+    add('a', 'Update', '2026-01-01T00:00:05Z');
+    add('x', 'Apply', '2026-01-01T00:00:09Z');
+    add('n', 'Update', undefined);
+    assert.deepEqual(encodeManagedFields(managed)!.map((e) => e.manager), ['x', 'n', 'b', 'a', 'z']);
+  });
+});

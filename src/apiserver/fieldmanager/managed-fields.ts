@@ -29,12 +29,12 @@ export type Managed = Map<string, ManagedEntry>;
 
 /** Upstream's manager identifier: the entry without fields, fieldsType and time (and apiVersion for Apply), as JSON. */
 export function identityKey(id: ManagerIdentity): string {
-  const o: Record<string, string> = {};
-  if (id.manager !== '') o.manager = id.manager;
-  o.operation = id.operation;
-  if (id.operation !== 'Apply' && id.apiVersion !== '') o.apiVersion = id.apiVersion;
-  if (id.subresource !== '') o.subresource = id.subresource;
-  return JSON.stringify(o);
+  // JSON.stringify of {manager, operation, apiVersion, subresource} without the empty ones, written out.
+  let key = id.manager !== '' ? `{"manager":${JSON.stringify(id.manager)},"operation":` : '{"operation":';
+  key += JSON.stringify(id.operation);
+  if (id.operation !== 'Apply' && id.apiVersion !== '') key += `,"apiVersion":${JSON.stringify(id.apiVersion)}`;
+  if (id.subresource !== '') key += `,"subresource":${JSON.stringify(id.subresource)}`;
+  return `${key}}`;
 }
 
 export function identity(manager: string, operation: Operation, apiVersion: string, subresource: string): ManagerIdentity {
@@ -93,6 +93,19 @@ export interface ManagedFieldsEntry {
 
 const seconds = (time: string | undefined): number => (time === undefined ? 0 : Math.floor(Date.parse(time) / 1000) || 0);
 
+/** The seconds of the last time read (entries of one object share their times, write after write). */
+let lastTime: string | undefined;
+let lastSeconds = 0;
+
+function secondsOf(time: string | undefined): number {
+  if (time === undefined) return 0;
+  if (time !== lastTime) {
+    lastSeconds = seconds(time);
+    lastTime = time;
+  }
+  return lastSeconds;
+}
+
 /** The wire form, sorted as upstream sorts it; undefined when there is no entry. */
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
   if (managed.size === 0) return undefined;
@@ -111,10 +124,13 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
   }
   if (entries.length === 1) return entries;
   const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  // Each entry's time parsed once, not once per comparison.
+  const secs = new Map<ManagedFieldsEntry, number>();
+  for (const e of entries) secs.set(e, secondsOf(e.time));
   return entries.sort(
     (p, q) =>
       cmp(p.operation, q.operation) ||
-      seconds(p.time) - seconds(q.time) ||
+      secs.get(p)! - secs.get(q)! ||
       cmp(p.manager ?? '', q.manager ?? '') ||
       cmp(p.apiVersion, q.apiVersion) ||
       cmp(p.subresource ?? '', q.subresource ?? ''),
@@ -123,5 +139,14 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
 
 /** The time of an entry as upstream writes it: RFC 3339, seconds, UTC. */
 export function nowTime(now: Date = new Date()): string {
-  return `${now.toISOString().slice(0, 19)}Z`;
+  const second = Math.floor(now.getTime() / 1000);
+  // Writes come many to a second: the text of the last one is kept.
+  if (second !== lastNowSecond || lastNowText === undefined) {
+    lastNowText = `${now.toISOString().slice(0, 19)}Z`;
+    lastNowSecond = second;
+  }
+  return lastNowText;
 }
+
+let lastNowSecond = 0;
+let lastNowText: string | undefined;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FieldSet, fieldElement, keyElement, pathString, type JsonValue } from './field-set.js';
 import { builtinTypeSchema, TypeSchema, type ListType } from './schema.js';
-import { compare, ensureNamedFieldsAreMembers, listItemElement, merge, removeItems, toFieldSet, TypedError } from './typed.js';
+import { compare, compareCompleted, ensureNamedFieldsAreMembers, listItemElement, merge, removeItems, sameJson, toFieldSet, TypedError } from './typed.js';
+import { withValueStructs } from './value-structs.js';
 
 const f = fieldElement;
 
@@ -134,5 +135,72 @@ describe('list item elements', () => {
 
   it('still reports items without their key', () => {
     assert.throws(() => listItemElement(schema, listOf('mapList'), { value: 1 }), /omits key field "name"/);
+  });
+});
+
+describe('comparison of values partly the same', () => {
+  const s = builtinTypeSchema();
+  const podType = s.typeOfKind('', 'v1', 'Pod');
+  const deploymentType = s.typeOfKind('apps', 'v1', 'Deployment');
+  const pod = (status: JsonValue, extra: { [key: string]: JsonValue } = {}): { [key: string]: JsonValue } => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'd', labels: { app: 'a' }, ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u' }] },
+    spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'A', value: '1' }], ports: [{ containerPort: 80 }], resources: {} }] },
+    status,
+    ...extra,
+  });
+  const asPaths = (c: { added: FieldSet; modified: FieldSet; removed: FieldSet }): string[][] => [paths(c.added), paths(c.modified), paths(c.removed)];
+  const completedFirst = (l: { [key: string]: JsonValue }, r: { [key: string]: JsonValue }, t = podType): string[][] =>
+    asPaths(compare(s, withValueStructs(s, l, t), withValueStructs(s, r, t), t));
+
+  it('finds what comparing the values completed as Go holds them finds, completing only where it walks', () => {
+    const conditions = (ready: string): JsonValue => [{ type: 'Initialized', status: 'True' }, { type: 'Ready', status: ready }];
+    const pairs: Array<[{ [key: string]: JsonValue }, { [key: string]: JsonValue }]> = [
+      [pod({ phase: 'Pending' }), pod({ phase: 'Running', conditions: conditions('False') })],
+      [pod({ phase: 'Running', conditions: conditions('False') }), pod({ phase: 'Running', conditions: conditions('True') })],
+      // An atomic list of structs: items the same once completed are no change.
+      [pod({ containerStatuses: [{ name: 'c', ready: false }] }), pod({ containerStatuses: [{ name: 'c', ready: false, resources: {} }] })],
+      [pod({ containerStatuses: [{ name: 'c', ready: false }] }), pod({ containerStatuses: [{ name: 'c', ready: true }] })],
+      // A required list removed is nil, not gone; an emptied struct is still there.
+      [pod({}), { ...pod({}), spec: {} }],
+      [pod({}), { ...pod({}), spec: { containers: [{ name: 'c', image: 'i' }] } }],
+      [{}, pod({ phase: 'Pending' })],
+      [pod({ phase: 'Pending' }), {}],
+      [pod({}), pod({}, { metadata: { name: 'p' } })],
+    ];
+    for (const [l, r] of pairs) assert.deepEqual(asPaths(compareCompleted(s, l, r, podType)), completedFirst(l, r), JSON.stringify([l, r]));
+    const deployment = (template: JsonValue): { [key: string]: JsonValue } => ({ spec: { replicas: 1, selector: { matchLabels: { a: 'b' } }, template } });
+    const templates: JsonValue[] = [{}, { metadata: {} }, { spec: { containers: [{ name: 'c', image: 'x' }] } }, { spec: { containers: [{ name: 'c', image: 'y', resources: {} }] } }];
+    for (const a of templates) {
+      for (const b of templates) {
+        assert.deepEqual(asPaths(compareCompleted(s, deployment(a), deployment(b), deploymentType)), completedFirst(deployment(a), deployment(b), deploymentType));
+      }
+    }
+  });
+
+  it('finds nothing in values the same, and still fails on a list item without its key where a full walk would', () => {
+    assert.deepEqual(asPaths(compareCompleted(s, pod({ phase: 'Running' }), pod({ phase: 'Running' }), podType)), [[], [], []]);
+    const nameless = pod({ phase: 'Running' });
+    ((nameless.spec as { containers: Array<{ env: JsonValue[] }> }).containers[0]!.env).push({ value: 'no name' });
+    const changed = structuredClone(nameless);
+    changed.status = { phase: 'Succeeded' };
+    // The spec is the same on both sides, so it is not compared; its item is checked all the same.
+    assert.throws(() => compareCompleted(s, nameless, changed, podType), /omits key field "name"/);
+    assert.throws(() => compare(s, nameless, changed, podType), /omits key field "name"/);
+    assert.throws(() => compare(schema, { mapList: [{ value: 'x' }], labels: { a: '1' } }, { mapList: [{ value: 'x' }], labels: { a: '2' } }, thing), /omits key field "name"/);
+    // Items with the same key twice are compared as a whole, not walked into: nothing inside them is checked.
+    const twice = { mapList: [{ name: 'x', value: '1' }, { name: 'x', value: '2' }], labels: { a: '1' } };
+    assert.deepEqual(asPaths(compare(schema, twice, { ...twice, labels: { a: '2' } }, thing)), [[], ['.labels.a'], []]);
+  });
+
+  it('tells JSON values apart by own keys and values, whatever their key order', () => {
+    assert.ok(sameJson({ a: 1, b: [1, { c: null }] }, { b: [1, { c: null }], a: 1 }));
+    assert.ok(!sameJson({ a: 1 }, { a: 1, b: 2 }));
+    assert.ok(!sameJson({ a: 1, b: 2 }, { a: 1, c: 2 }));
+    assert.ok(!sameJson([1, 2], [2, 1]));
+    assert.ok(!sameJson({}, []));
+    assert.ok(!sameJson(null, {}));
+    assert.ok(!sameJson({ toString: 'x' }, { valueOf: 'x' }));
   });
 });

@@ -6,6 +6,7 @@
  */
 import { FieldSet, fieldElement, keyElement, pathString, serializeElement, type JsonValue, type Path, type PathElement } from './field-set.js';
 import type { Atom, ListType, MapType, ScalarType, TypeRef, TypeSchema } from './schema.js';
+import { completeLevel, completeListItems, fieldScope, NO_SCOPE, type FieldScope } from './value-structs.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -171,9 +172,26 @@ export interface Comparison {
 
 export function compare(schema: TypeSchema, lhs: JsonValue, rhs: JsonValue, type: TypeRef): Comparison {
   const c = new Comparer(schema);
-  c.walk(lhs, rhs, type);
+  // The whole values are seldom the same: their fields are compared one by one, each skipped when the same.
+  c.walk(lhs, rhs, type, false, NO_SCOPE);
   return { added: c.added, modified: c.modified, removed: c.removed };
 }
+
+/**
+ * compare(withValueStructs(lhs), withValueStructs(rhs)), with the values
+ * completed only where the walk goes: a subtree the same on both sides is
+ * neither completed nor walked.
+ */
+export function compareCompleted(schema: TypeSchema, lhs: JsonObject, rhs: JsonObject, type: TypeRef): Comparison {
+  const c = new Comparer(schema);
+  c.walk(lhs, rhs, type, false, ROOT_SCOPE);
+  return { added: c.added, modified: c.modified, removed: c.removed };
+}
+
+/** The completion of an object (withValueStructs at depth 0), and of list items at each depth. */
+const ROOT_SCOPE: FieldScope = { struct: 0, items: -1 };
+const itemScopes: FieldScope[] = [];
+const itemScope = (depth: number): FieldScope => (itemScopes[depth] ??= { struct: depth, items: -1 });
 
 /** One comparison: the walk keeps the current path on a stack, which the sets copy their elements from. */
 class Comparer {
@@ -184,17 +202,35 @@ class Comparer {
 
   constructor(private readonly schema: TypeSchema) {}
 
-  walk(l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef): void {
+  /**
+   * Compare the values at the current path. `scope`: how the values are to
+   * be completed (value structs, see completeLevel) before they are
+   * compared: a map as a struct at scope.struct, a list's items at scope.items.
+   */
+  walk(l: JsonValue | undefined, r: JsonValue | undefined, t: TypeRef, skipSame: boolean, scope: FieldScope): void {
+    if (skipSame && l !== undefined && r !== undefined && sameJson(l, r)) {
+      // Nothing changed below (nor would completing both sides change anything): only the checks the walk would make of list items remain.
+      checkItems(this.schema, l, t);
+      return;
+    }
+    if (l === undefined) {
+      this.addedWalk(r, t, scope);
+      return;
+    }
+    if (scope.struct >= 0) {
+      if (isMap(l)) l = completeLevel(this.schema, l, t, scope.struct);
+      if (isMap(r)) r = completeLevel(this.schema, r, t, scope.struct);
+    }
     const atom = this.schema.resolve(t);
     const kl = deduce(atom, l);
     const kr = deduce(atom, r);
     let inLeaf: boolean;
-    if (r === undefined) inLeaf = this.node(atom, kl, l, undefined);
-    else if (l === undefined || kl === kr) inLeaf = this.node(atom, kr, l, r);
+    if (r === undefined) inLeaf = this.node(atom, t, scope, kl, l, undefined);
+    else if (l === undefined || kl === kr) inLeaf = this.node(atom, t, scope, kr, l, r);
     else {
       // A value that changed its kind: the old one goes, the new one comes.
-      this.node(atom, kl, l, undefined);
-      inLeaf = this.node(atom, kr, undefined, r);
+      this.node(atom, t, scope, kl, l, undefined);
+      inLeaf = this.node(atom, t, scope, kr, undefined, r);
     }
     if (!inLeaf) {
       if (l === undefined) this.added.insert(this.path);
@@ -202,8 +238,77 @@ class Comparer {
     }
   }
 
+  /**
+   * walk() of a value only the right side has (most of a create): every
+   * path in it is added, the value's own last. The same walk without what
+   * tells two sides apart, putting the paths straight into the nodes of the
+   * added set rather than inserting each from the root.
+   */
+  private addedWalk(r: JsonValue | undefined, t: TypeRef, scope: FieldScope): void {
+    const path = this.path;
+    if (path.length === 0) {
+      this.addedUnder(undefined, undefined, r, t, scope);
+      return;
+    }
+    let parent = this.added;
+    for (let i = 0; i < path.length - 1; i++) parent = parent.childFor(path[i]!);
+    this.addedUnder(parent, path[path.length - 1]!, r, t, scope);
+  }
+
+  /** The paths of `r`, at element `e` of the added set's node `parent` (undefined: the root itself). */
+  private addedUnder(parent: FieldSet | undefined, e: PathElement | undefined, r: JsonValue | undefined, t: TypeRef, scope: FieldScope): void {
+    const schema = this.schema;
+    if (scope.struct >= 0 && isMap(r)) r = completeLevel(schema, r, t, scope.struct);
+    const atom = schema.resolve(t);
+    switch (deduce(atom, r)) {
+      case 'list': {
+        const list = atom.list!;
+        if (list.relationship !== 'atomic' && isList(r) && r.length > 0) this.addedItems(parent === undefined ? this.added : parent.childFor(e!), list, r, scope.items);
+        break;
+      }
+      case 'map': {
+        const map = atom.map!;
+        if (map.relationship !== 'atomic' && isMap(r) && hasKeys(r)) {
+          // A map with keys adds a path for each: the node below `e` is never left empty.
+          const node = parent === undefined ? this.added : parent.childFor(e!);
+          const depth = scope.struct;
+          for (const k in r) this.addedUnder(node, fieldElement(k), r[k], fieldType(map, k) ?? DEDUCED, depth >= 0 ? fieldScope(schema, t, k, depth) : NO_SCOPE);
+        }
+      }
+    }
+    parent?.insertMember(e!);
+  }
+
+  /** lists() of items only the right side has, into `node` (the list's): each item's paths added, items with a key seen twice as themselves only. */
+  private addedItems(node: FieldSet, list: ListType, r: JsonValue[], itemsDepth: number): void {
+    const schema = this.schema;
+    const scope = itemsDepth >= 0 ? itemScope(itemsDepth) : NO_SCOPE;
+    const elements = r.map((item) => listItemElement(schema, list, item));
+    let counts: Map<string, number> | undefined;
+    if (r.length > 1) {
+      counts = new Map();
+      for (const e of elements) {
+        const k = serializeElement(e);
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+      if (counts.size === r.length) counts = undefined;
+    }
+    if (counts === undefined) {
+      for (let i = 0; i < r.length; i++) this.addedUnder(node, elements[i]!, r[i], list.element, scope);
+      return;
+    }
+    const done = new Set<string>();
+    for (let i = 0; i < r.length; i++) {
+      const k = serializeElement(elements[i]!);
+      if (done.has(k)) continue;
+      done.add(k);
+      if (counts.get(k) === 1) this.addedUnder(node, elements[i]!, r[i], list.element, scope);
+      else node.insertMember(elements[i]!);
+    }
+  }
+
   /** Compare one node as `kind`; true when it was compared as a leaf. */
-  private node(atom: Atom, kind: 'scalar' | 'list' | 'map', lv: JsonValue | undefined, rv: JsonValue | undefined): boolean {
+  private node(atom: Atom, t: TypeRef, scope: FieldScope, kind: 'scalar' | 'list' | 'map', lv: JsonValue | undefined, rv: JsonValue | undefined): boolean {
     if (kind === 'scalar') {
       this.leaf(lv, rv);
       return true;
@@ -213,10 +318,11 @@ class Comparer {
       const ll = isList(lv) ? lv : undefined;
       const rl = isList(rv) ? rv : undefined;
       if (list.relationship === 'atomic' || ((ll === undefined || ll.length === 0) && (rl === undefined || rl.length === 0))) {
-        this.leaf(lv, rv);
+        if (scope.items >= 0 && ll !== undefined && rl !== undefined) this.leafItems(list, ll, rl, scope.items);
+        else this.leaf(lv, rv);
         return true;
       }
-      this.lists(list, ll ?? [], rl ?? []);
+      this.lists(list, ll ?? [], rl ?? [], scope.items);
       return false;
     }
     const map = atom.map!;
@@ -227,10 +333,12 @@ class Comparer {
       return true;
     }
     const path = this.path;
+    const depth = scope.struct;
     if (lm !== undefined) {
       for (const k in lm) {
         path.push(fieldElement(k));
-        this.walk(lm[k], rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined, fieldType(map, k) ?? DEDUCED);
+        const fieldScopeOf = depth >= 0 ? fieldScope(this.schema, t, k, depth) : NO_SCOPE;
+        this.walk(lm[k], rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined, fieldType(map, k) ?? DEDUCED, true, fieldScopeOf);
         path.pop();
       }
     }
@@ -238,7 +346,8 @@ class Comparer {
       for (const k in rm) {
         if (lm !== undefined && Object.hasOwn(lm, k)) continue;
         path.push(fieldElement(k));
-        this.walk(undefined, rm[k], fieldType(map, k) ?? DEDUCED);
+        const fieldScopeOf = depth >= 0 ? fieldScope(this.schema, t, k, depth) : NO_SCOPE;
+        this.walk(undefined, rm[k], fieldType(map, k) ?? DEDUCED, true, fieldScopeOf);
         path.pop();
       }
     }
@@ -251,8 +360,22 @@ class Comparer {
     else if (!equalValues(l, r)) this.modified.insert(this.path);
   }
 
-  private lists(list: ListType, l: JsonValue[], r: JsonValue[]): void {
+  /** A leaf of two lists whose items are completed at `depth` (the same lists stay the same once completed). */
+  private leafItems(list: ListType, l: JsonValue[], r: JsonValue[], depth: number): void {
+    if (!this.sameItems(list, l, r, depth)) this.modified.insert(this.path);
+  }
+
+  /** Whether two runs of items are equal once completed at `depth` (-1: as they are). */
+  private sameItems(list: ListType, l: JsonValue[], r: JsonValue[], depth: number): boolean {
+    if (sameJson(l, r)) return true;
+    if (depth < 0) return false;
+    return sameJson(completeListItems(this.schema, l, list.element, depth), completeListItems(this.schema, r, list.element, depth));
+  }
+
+  /** `itemsDepth`: the depth the items are completed at (-1: not at all). */
+  private lists(list: ListType, l: JsonValue[], r: JsonValue[], itemsDepth: number): void {
     const schema = this.schema;
+    const scope = itemsDepth >= 0 ? itemScope(itemsDepth) : NO_SCOPE;
     const order: Array<{ key: string; element: PathElement }> = [];
     const lValues = new Map<string, JsonValue[]>();
     const rValues = new Map<string, JsonValue[]>();
@@ -279,19 +402,126 @@ class Comparer {
       const ls = lValues.get(key) ?? [];
       const rs = rValues.get(key) ?? [];
       path.push(element);
-      if (ls.length <= 1 && rs.length <= 1) this.walk(ls[0], rs[0], list.element);
+      if (ls.length <= 1 && rs.length <= 1) this.walk(ls[0], rs[0], list.element, true, scope);
       else if (ls.length >= 2 && rs.length >= 2) {
-        if (!equalValues(ls, rs)) this.modified.insert(path);
+        if (!this.sameItems(list, ls, rs, itemsDepth)) this.modified.insert(path);
       } else if (ls.length >= 2) {
-        if (rs.length !== 0) this.walk(undefined, rs[0], list.element);
+        if (rs.length !== 0) this.walk(undefined, rs[0], list.element, true, scope);
         this.removed.insert(path);
       } else {
-        if (ls.length !== 0) this.walk(ls[0], undefined, list.element);
+        if (ls.length !== 0) this.walk(ls[0], undefined, list.element, true, scope);
         this.added.insert(path);
       }
       path.pop();
     }
   }
+}
+
+/**
+ * Whether two JSON values are the same (own keys, in any order, and values):
+ * a value the same on both sides adds, modifies and removes nothing.
+ */
+export function sameJson(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i]!, b[i]!)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  let n = 0;
+  for (const k in a) {
+    if (!Object.hasOwn(b, k) || !sameJson(a[k]!, b[k]!)) return false;
+    n++;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
+/**
+ * What a comparison of a value with itself still does (it finds no change):
+ * the path elements of the items of the associative lists it walks into,
+ * which throw a TypedError for an invalid item, in the comparison's order.
+ */
+function checkItems(schema: TypeSchema, v: JsonValue, t: TypeRef): void {
+  const atom = schema.resolve(t);
+  if (!mayHoldItems(schema, atom)) return;
+  switch (deduce(atom, v)) {
+    case 'scalar':
+      return;
+    case 'list': {
+      const list = atom.list!;
+      if (list.relationship === 'atomic' || !isList(v) || v.length === 0) return;
+      // As lists(): every item's element first (the left side's, then the same again on the right), then the items with a unique key.
+      const counts = new Map<string, number>();
+      const keys: string[] = [];
+      for (const item of v) {
+        const k = serializeElement(listItemElement(schema, list, item));
+        keys.push(k);
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+      for (let i = 0; i < v.length; i++) if (counts.get(keys[i]!) === 1) checkItems(schema, v[i]!, list.element);
+      return;
+    }
+    case 'map': {
+      const map = atom.map!;
+      if (map.relationship === 'atomic' || !isMap(v)) return;
+      const plan = checkPlanOf(schema, map);
+      for (const k in v) {
+        const field = plan.fields.get(k);
+        if (field !== undefined) checkItems(schema, v[k]!, field);
+        else if (plan.element !== undefined && !map.fields.has(k)) checkItems(schema, v[k]!, plan.element);
+      }
+    }
+  }
+}
+
+/** The fields of a map type whose values may need a check, and its element type when its entries may. */
+interface CheckPlan {
+  readonly fields: ReadonlyMap<string, TypeRef>;
+  readonly element: TypeRef | undefined;
+}
+
+const checkPlans = new WeakMap<MapType, CheckPlan>();
+
+function checkPlanOf(schema: TypeSchema, map: MapType): CheckPlan {
+  let plan = checkPlans.get(map);
+  if (plan === undefined) {
+    const fields = new Map<string, TypeRef>();
+    for (const [name, ref] of map.fields) if (mayHoldItems(schema, schema.resolve(ref))) fields.set(name, ref);
+    const element = map.element !== undefined && mayHoldItems(schema, schema.resolve(map.element)) ? map.element : undefined;
+    plan = { fields, element };
+    checkPlans.set(map, plan);
+  }
+  return plan;
+}
+
+/**
+ * Whether a value of this type can hold an associative list the comparison
+ * walks into (through non-atomic maps): most types cannot, and their values
+ * need no check. Worked out once per type, by a search over the types it reaches.
+ */
+const holdsItems = new WeakMap<Atom, boolean>();
+
+function mayHoldItems(schema: TypeSchema, atom: Atom): boolean {
+  const known = holdsItems.get(atom);
+  if (known !== undefined) return known;
+  const seen = new Set<Atom>();
+  const reaches = (a: Atom): boolean => {
+    const k = holdsItems.get(a);
+    if (k !== undefined) return k;
+    if (seen.has(a)) return false;
+    seen.add(a);
+    if (a.list !== undefined && a.list.relationship !== 'atomic') return true;
+    const map = a.map;
+    if (map === undefined || map.relationship === 'atomic') return false;
+    for (const ref of map.fields.values()) if (reaches(schema.resolve(ref))) return true;
+    return map.element !== undefined && reaches(schema.resolve(map.element));
+  };
+  const result = reaches(atom);
+  holdsItems.set(atom, result);
+  return result;
 }
 
 function hasKeys(m: JsonObject | undefined): boolean {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JsonValue } from './path-element.js';
 import { builtinTypeSchema } from './schema.js';
-import { withValueStructs } from './value-structs.js';
+import { shallowCopy, withValueStructs } from './value-structs.js';
 
 type Obj = { [key: string]: JsonValue };
 
@@ -41,5 +41,20 @@ describe('withValueStructs', () => {
     const container = ((((out.spec as Obj).template as Obj).spec as Obj).containers as Obj[])[0]!;
     assert.deepEqual(container.resources, {});
     assert.deepEqual(((input.spec as Obj).template as Obj).spec, { containers: [{ name: 'web' }] });
+  });
+});
+
+describe('shallow copies', () => {
+  it('keep every own key in its order, "__proto__" included as a key', () => {
+    const plain: Obj = { b: 1, a: { c: 2 } };
+    const copy = shallowCopy(plain);
+    assert.notEqual(copy, plain);
+    assert.deepEqual(Object.keys(copy), ['b', 'a']);
+    assert.equal(copy.a, plain.a);
+    const tricky = JSON.parse('{"x":1,"__proto__":{"polluted":true}}') as Obj;
+    const trickyCopy = shallowCopy(tricky);
+    assert.deepEqual(Object.keys(trickyCopy), ['x', '__proto__']);
+    assert.equal(Object.getPrototypeOf(trickyCopy), Object.prototype);
+    assert.equal((trickyCopy as { polluted?: boolean }).polluted, undefined);
   });
 });
