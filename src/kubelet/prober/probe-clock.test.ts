@@ -45,6 +45,18 @@ function clocked(): Clocked {
   return { runtime, manager, at };
 }
 
+/** The runtime runs container `id` of the pod's `app`, and the manager is told (what the pod workers do). */
+function startApp(c: Clocked, pod: Pod, id: string, startedAtMs?: number): void {
+  c.runtime.run(id, startedAtMs);
+  c.manager.containerStarted(pod, 'app', id, '127.0.0.1');
+}
+
+/** Resolves once the exec probe `name` ran `count` times; returns when each ran. */
+async function probedAt(c: Clocked, name: string, count: number): Promise<number[]> {
+  await waitFor(() => (c.at.get(name)?.length ?? 0) >= count, { description: `${count} probe(s) ${name}` });
+  return c.at.get(name) ?? [];
+}
+
 /** Resolves once `ms` have passed since `from` (a condition on the clock, polled). */
 const until = (from: number, ms: number): Promise<void> => waitFor(() => Date.now() - from >= ms, { description: `${ms} ms after the clock started` });
 
@@ -65,10 +77,8 @@ describe('probe clock (upstream workers tick from the pod being added)', () => {
     c.manager.addPod(pod);
     const clockStart = Date.now();
     await until(clockStart, SECOND_MS * 0.3);
-    c.runtime.run('c1');
-    c.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
-    await waitFor(() => (c.at.get('ready')?.length ?? 0) >= 2, { description: 'two probes' });
-    const [first, second] = c.at.get('ready') ?? [];
+    startApp(c, pod, 'c1');
+    const [first, second] = await probedAt(c, 'ready', 2);
     assert.ok(first! >= clockStart + SECOND_MS - EARLY_MS, `first probe ${first! - clockStart} ms after the clock started, not at the tick at ${SECOND_MS}`);
     assert.ok(second! >= clockStart + 2 * SECOND_MS - EARLY_MS, `second probe ${second! - clockStart} ms after the clock started`);
   });
@@ -80,18 +90,14 @@ describe('probe clock (upstream workers tick from the pod being added)', () => {
     const clockStart = Date.now();
     await until(clockStart, SECOND_MS * 0.5);
     c.manager.addPod(pod); // every sync calls it again
-    c.runtime.run('c1');
-    c.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
-    await waitFor(() => (c.at.get('live')?.length ?? 0) >= 1, { description: 'a probe of c1' });
-    assert.ok(c.at.get('live')![0]! >= clockStart + SECOND_MS - EARLY_MS);
+    startApp(c, pod, 'c1');
+    assert.ok((await probedAt(c, 'live', 1))[0]! >= clockStart + SECOND_MS - EARLY_MS);
 
     const replacedAt = Date.now();
-    c.runtime.run('c2');
-    c.manager.containerStarted(pod, 'app', 'c2', '127.0.0.1');
+    startApp(c, pod, 'c2');
     const before = c.at.get('live')!.length;
-    await waitFor(() => c.at.get('live')!.length > before, { description: 'a probe of c2' });
     const tick = clockStart + Math.ceil((replacedAt - clockStart) / SECOND_MS) * SECOND_MS;
-    assert.ok(c.at.get('live')![before]! >= tick - EARLY_MS, 'the new container is probed on the pod\'s ticks');
+    assert.ok((await probedAt(c, 'live', before + 1))[before]! >= tick - EARLY_MS, 'the new container is probed on the pod\'s ticks');
   });
 
   it('removePod forgets the clock: the pod added again starts a new one', async () => {
@@ -102,10 +108,8 @@ describe('probe clock (upstream workers tick from the pod being added)', () => {
     c.manager.removePod(pod.metadata.uid ?? '');
     c.manager.addPod(pod);
     const clockStart = Date.now();
-    c.runtime.run('c1');
-    c.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
-    await waitFor(() => (c.at.get('again')?.length ?? 0) >= 2, { description: 'two probes' });
-    assert.ok(c.at.get('again')![1]! >= clockStart + SECOND_MS - EARLY_MS, 'ticks follow the new clock');
+    startApp(c, pod, 'c1');
+    assert.ok((await probedAt(c, 'again', 2))[1]! >= clockStart + SECOND_MS - EARLY_MS, 'ticks follow the new clock');
   });
 
   it('initialDelaySeconds: the first probe is at the first tick once the delay has passed', async () => {
@@ -115,19 +119,17 @@ describe('probe clock (upstream workers tick from the pod being added)', () => {
     const clockStart = Date.now();
     await until(clockStart, SECOND_MS * 0.3);
     const startedAt = Date.now();
-    c.runtime.run('c1', startedAt);
-    c.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
-    await waitFor(() => (c.at.get('delayed')?.length ?? 0) >= 1, { description: 'the first probe' });
+    startApp(c, pod, 'c1', startedAt);
     const tick = clockStart + Math.ceil((startedAt + SECOND_MS - clockStart) / SECOND_MS) * SECOND_MS;
-    assert.ok(c.at.get('delayed')![0]! >= tick - EARLY_MS, `first probe ${c.at.get('delayed')![0]! - clockStart} ms after the clock, want ≥ ${tick - clockStart}`);
+    const [first] = await probedAt(c, 'delayed', 1);
+    assert.ok(first! >= tick - EARLY_MS, `first probe ${first! - clockStart} ms after the clock, want ≥ ${tick - clockStart}`);
   });
 
   it('without addPod the clock starts with the container: it is probed at once', async () => {
     const c = fresh();
     const pod = makePod([{ name: 'app', readinessProbe: execProbe('direct', { periodSeconds: 100 }) }]);
-    c.runtime.run('c1');
-    c.manager.containerStarted(pod, 'app', 'c1', '127.0.0.1');
+    startApp(c, pod, 'c1');
     // With a 100-second period, only a probe at the clock's first tick (now) can arrive within the wait.
-    await waitFor(() => (c.at.get('direct')?.length ?? 0) >= 1, { description: 'a probe at once' });
+    await probedAt(c, 'direct', 1);
   });
 });

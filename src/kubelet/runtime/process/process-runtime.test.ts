@@ -12,6 +12,13 @@ import { isAlive } from './pid-alive.js';
 import { FRAME_EXIT, FrameDecoder } from './shim-protocol.js';
 import { attachSocketPath, containersDir, readJsonIfExists, shimStateFile, writeJsonAtomic, type ContainerRecord, type ShimState } from './state-files.js';
 
+/** The shim's state.json of a container (its pid, and shimPid), read straight from disk. */
+function shimStateOf(stateDir: string, id: string): ShimState {
+  const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(stateDir), id)));
+  assert.ok(state, `no state.json for ${id}`);
+  return state;
+}
+
 /** Kills every shim and container process recorded under stateDir (the `after` of each test here). */
 function killEverything(stateDir: string): void {
   let ids: string[] = [];
@@ -249,6 +256,14 @@ describe('process runtime', () => {
   });
 
   describe('state kept in memory', () => {
+    /** A new sandbox with one container that runs until killed, started. */
+    const startLooping = async (rt: RuntimeService, root: string): Promise<{ sb: string; id: string }> => {
+      const sc = sandbox(root);
+      const sb = await rt.runPodSandbox(sc);
+      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
+      await rt.startContainer(id);
+      return { sb, id };
+    };
     const exitedStatus = (rt: RuntimeService, id: string) =>
       eventually(`container ${id} to exit`, async () => {
         const st = await rt.containerStatus(id);
@@ -257,16 +272,11 @@ describe('process runtime', () => {
 
     it('sees a container exit while its running state is kept: in its status and in listings', async () => {
       const { root, options, rt } = fresh();
-      const sc = sandbox(root);
-      const sb = await rt.runPodSandbox(sc);
-      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
-      await rt.startContainer(id);
+      const { sb, id } = await startLooping(rt, root);
       assert.equal((await rt.containerStatus(id)).state, 'CONTAINER_RUNNING');
       assert.equal((await rt.containerStatus(id)).state, 'CONTAINER_RUNNING', 'asked twice: the kept state');
       assert.deepEqual((await rt.listContainers({ podSandboxId: sb })).map((c) => c.state), ['CONTAINER_RUNNING']);
-      const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(options.stateDir), id)));
-      assert.ok(state);
-      process.kill(-state.pid, 'SIGKILL'); // not through the runtime: only the shim's state.json tells
+      process.kill(-shimStateOf(options.stateDir, id).pid, 'SIGKILL'); // not through the runtime: only the shim's state.json tells
       const s = await exitedStatus(rt, id);
       assert.equal(s.exitCode, 137);
       assert.equal(s.reason, 'Error');
@@ -276,15 +286,11 @@ describe('process runtime', () => {
 
     it('keeps a recorded exit (the shim never writes state.json after it), and a restarted runtime reads state.json from disk', async () => {
       const { root, options, rt } = fresh();
-      const sc = sandbox(root);
-      const sb = await rt.runPodSandbox(sc);
-      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
-      await rt.startContainer(id);
+      const { id } = await startLooping(rt, root);
       const running = await rt.containerStatus(id);
       assert.equal(running.state, 'CONTAINER_RUNNING');
       const file = shimStateFile(join(containersDir(options.stateDir), id));
-      const state = readJsonIfExists<ShimState>(file);
-      assert.ok(state);
+      const state = shimStateOf(options.stateDir, id);
       process.kill(-state.pid, 'SIGKILL');
       await exitedStatus(rt, id);
       // Rewritten after the (final) exit was read: a recorded exit is final and never read again.
@@ -332,10 +338,7 @@ describe('process runtime', () => {
 
     it('finds no more a running container another runtime removed', async () => {
       const { root, options, rt } = fresh();
-      const sc = sandbox(root);
-      const sb = await rt.runPodSandbox(sc);
-      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
-      await rt.startContainer(id);
+      const { id } = await startLooping(rt, root);
       assert.equal((await rt.containerStatus(id)).state, 'CONTAINER_RUNNING');
       const other = newProcessRuntime(options).runtime;
       await other.removeContainer(id);
