@@ -125,6 +125,26 @@ describe('probe clock (upstream workers tick from the pod being added)', () => {
     assert.ok(first! >= tick - EARLY_MS, `first probe ${first! - clockStart} ms after the clock, want ≥ ${tick - clockStart}`);
   });
 
+  it('a probe that runs past two ticks: the next look comes once it ends, the other missed tick is dropped', async () => {
+    const c = fresh();
+    const ends: number[] = [];
+    const answer = c.runtime.execAnswer;
+    // The fake's first answer takes 2.5 periods (a slow app), the others come at once.
+    c.runtime.execAnswer = async (call) => {
+      const result = await answer(call);
+      if (ends.length === 0) await new Promise((resolve) => setTimeout(resolve, SECOND_MS * 2.5));
+      ends.push(Date.now());
+      return result;
+    };
+    const pod = makePod([{ name: 'app', readinessProbe: execProbe('slow') }]);
+    const clockStart = Date.now();
+    startApp(c, pod, 'c1'); // no addPod: the clock starts now and the first look is at once
+    const starts = await probedAt(c, 'slow', 3);
+    assert.ok(starts[1]! >= ends[0]!, 'one look at a time');
+    // Ticks at 1 and 2 periods passed during the first probe: one look makes up for them, the next waits for the tick at 3.
+    assert.ok(starts[2]! >= clockStart + 3 * SECOND_MS - EARLY_MS, `third probe ${starts[2]! - clockStart} ms after the clock started, want ≥ ${3 * SECOND_MS}`);
+  });
+
   it('without addPod the clock starts with the container: it is probed at once', async () => {
     const c = fresh();
     const pod = makePod([{ name: 'app', readinessProbe: execProbe('direct', { periodSeconds: 100 }) }]);

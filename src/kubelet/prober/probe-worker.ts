@@ -87,9 +87,10 @@ export class ProbeWorker {
   }
 
   /**
-   * The first tick after a look that began at `began`: ticks missed while a
-   * probe ran long are dropped (as Go's ticker drops them), never run back to
-   * back, and a look triggered between ticks leaves the next tick in place.
+   * The first tick after a look that began at `began`. After a probe that ran
+   * past one or more ticks the next look comes at once and the other missed
+   * ticks are dropped (Go's ticker keeps one tick for a slow reader and drops
+   * the rest); a look triggered between ticks leaves the next tick in place.
    */
   private tickAfter(began: number): number {
     const { clockMs, timing } = this.options;
