@@ -244,9 +244,10 @@ describe('pod workers on the process runtime', () => {
     await waitFor(async () => condition(await h.getPod('graceful'), 'Ready') === 'True', WAIT);
     const uid = created.metadata.uid!;
     await h.client.resource<Pod>({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true }).delete('graceful', { namespace: 'default' });
+    // The trap's line, read while the container sleeps its 0.3 s: once the pod is gone the kubelet removes its logs.
+    const logPath = join(h.logsDir, `default_graceful_${uid}`, 'main', '0.log');
+    await waitFor(() => existsSync(logPath) && /stdout F got TERM/.test(readFileSync(logPath, 'utf8')), WAIT);
     await waitFor(async () => (await h.getPod('graceful')) === undefined, WAIT);
-    const log = readFileSync(join(h.logsDir, `default_graceful_${uid}`, 'main', '0.log'), 'utf8');
-    assert.match(log, /stdout F got TERM/);
     const deletes = h.client.actionsOf('delete', 'pods').filter((a) => a.name === 'graceful');
     const final = deletes[deletes.length - 1]!;
     assert.deepEqual(final.body, { namespace: 'default', gracePeriodSeconds: 0, preconditions: { uid } });

@@ -29,8 +29,15 @@ describe('the attempt `kubectl logs --previous` reads', () => {
     assert.equal(previousAttempt(newestFirst, undefined)?.id, 'c1');
   });
 
-  it('is none when the attempt the status names is gone from the runtime', () => {
-    assert.equal(previousAttempt(newestFirst, 'c0'), undefined);
+  it('is the newest exited attempt when the one the status names is gone (replaced by a newer crash the status does not show yet)', () => {
+    assert.equal(previousAttempt(newestFirst, 'c0')?.id, 'c2');
+    const restarted = [{ ...attempt('c3', 3), state: 'CONTAINER_RUNNING' } as Container, ...newestFirst];
+    assert.equal(previousAttempt(restarted, 'c0')?.id, 'c2');
+  });
+
+  it('is none when the attempt the status names is gone and no attempt has exited', () => {
+    assert.equal(previousAttempt([{ ...attempt('c3', 3), state: 'CONTAINER_RUNNING' } as Container], 'c0'), undefined);
+    assert.equal(previousAttempt([], 'c0'), undefined);
   });
 });
 

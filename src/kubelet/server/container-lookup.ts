@@ -59,10 +59,13 @@ export function waitingReasonOf(pod: Pod, container: string): string | undefined
  * The attempt `previous` logs read, as upstream's kubelet picks it: the one
  * the pod's status names as lastState.terminated (while a crashed container
  * waits out its back-off, that is the newest attempt, not the one before it);
- * when the status does not say, the attempt before the newest.
+ * when the status does not say, the attempt before the newest. When the
+ * attempt the status names is gone, the newest exited one: the kubelet removes
+ * an exited attempt only once a newer one has exited, and the status read may
+ * be from just before it said so (a crash loop restarts every second or two).
  */
 export function previousAttempt(attempts: readonly Container[], lastTerminated: LastTerminated): Container | undefined {
   if (lastTerminated === null) return undefined;
   if (lastTerminated === undefined) return attempts[1];
-  return attempts.find((c) => c.id === lastTerminated);
+  return attempts.find((c) => c.id === lastTerminated) ?? attempts.find((c) => c.state === 'CONTAINER_EXITED');
 }

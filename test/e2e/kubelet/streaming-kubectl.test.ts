@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { newKubectl, type Kubectl, type KubectlVersion } from '../testing/kubectl.js';
 import { runPod, startStreamingCluster, waitFor, type StreamingCluster } from './streaming-cluster.js';
 
-const SERVER_SCRIPT = "require('net').createServer((s) => s.end('hello from pod\\n')).listen(8080, process.env.POD_IP)";
+const SERVER_SCRIPT = "require('net').createServer((s) => s.end('hello from pod\\n')).listen(8080, process.env.POD_IP, () => console.log('listening'))";
 
 describe('kubectl logs, exec and port-forward through the kubelet', { timeout: 180_000 }, () => {
   let cluster: StreamingCluster;
@@ -24,6 +24,8 @@ describe('kubectl logs, exec and port-forward through the kubelet', { timeout: 1
       { name: 'ticker', command: ['sh', '-c', 'for i in 1 2 3; do echo tick $i; sleep 0.2; done'] },
     ]);
     await waitFor(async () => (await kubectl('1.33')('logs', 'web', '-c', 'main')).stdout.includes('line3'), 'main to log');
+    // port-forward needs the server listening: it says so once it is.
+    await waitFor(async () => (await kubectl('1.33')('logs', 'web', '-c', 'server')).stdout.includes('listening'), 'server to listen');
   });
   after(async () => {
     await cluster?.stop();

@@ -11,9 +11,9 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
-import { runPod, startStreamingCluster, type StreamingCluster } from './streaming-cluster.js';
+import { runPod, startStreamingCluster, waitFor, type StreamingCluster } from './streaming-cluster.js';
 
-const SERVER_SCRIPT = "require('net').createServer((s) => s.end('hello from pod\\n')).listen(8080, process.env.POD_IP)";
+const SERVER_SCRIPT = "require('net').createServer((s) => s.end('hello from pod\\n')).listen(8080, process.env.POD_IP, () => console.log('listening'))";
 
 interface Identity {
   readonly cert: string;
@@ -64,6 +64,8 @@ describe('the kubelet API', { timeout: 120_000 }, () => {
       { name: 'main', command: ['sh', '-c', 'echo ready; exec sleep 3600'] },
       { name: 'server', command: [process.execPath, '-e', SERVER_SCRIPT] },
     ]);
+    // The port-forward tests need the server listening: it says so once it is.
+    await waitFor(async () => (await get('/containerLogs/default/web/server', apiserver)).body.includes('listening'), 'server to listen');
   });
   after(async () => {
     await cluster?.stop();
