@@ -50,7 +50,12 @@ export function kubeletClientArgs(pki: ClusterPki): string[] {
   ];
 }
 
-export async function startStreamingCluster(name: string): Promise<StreamingCluster> {
+/**
+ * `podCIDR` is the cluster's own: test files run two at a time, and two
+ * clusters handing out the same pod address would have their pods' servers
+ * fight over one address and port.
+ */
+export async function startStreamingCluster(name: string, podCIDR: string): Promise<StreamingCluster> {
   const root = await mkdtemp(join(tmpdir(), `k8ts-${name}-`));
   const dataDir = join(root, 'data');
   const port = await freePort();
@@ -106,7 +111,7 @@ export async function startStreamingCluster(name: string): Promise<StreamingClus
     await apiserver.waitForLine(/apiserver: serving on/, 60_000);
     const admin = newHttpClient(restConfigFromKubeconfig(pki.adminKubeconfig));
     await ensureDefaultServiceAccount(newKubectl('1.33', pki.adminKubeconfig), 'default');
-    runtime = newProcessRuntime({ stateDir: join(root, 'runtime'), imagesDir: join(root, 'images'), podCIDR: '127.244.201.0/24' });
+    runtime = newProcessRuntime({ stateDir: join(root, 'runtime'), imagesDir: join(root, 'images'), podCIDR });
     kubelet = await startKubeletServer({
       nodeName: NODE_NAME,
       address: '127.0.0.1',

@@ -17,7 +17,7 @@ describe('kubectl logs, exec and port-forward through the kubelet', { timeout: 1
   const kubectl = (version: KubectlVersion, stdin?: string): Kubectl => newKubectl(version, cluster.kubeconfig, stdin);
 
   before(async () => {
-    cluster = await startStreamingCluster('streaming');
+    cluster = await startStreamingCluster('streaming', '127.244.201.0/24');
     await runPod(cluster, 'web', [
       { name: 'main', previous: [['sh', '-c', 'echo first-attempt']], command: ['sh', '-c', 'echo line1; echo line2; echo line3; exec sleep 3600'] },
       { name: 'server', command: [process.execPath, '-e', SERVER_SCRIPT] },

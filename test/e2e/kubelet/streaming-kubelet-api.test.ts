@@ -56,7 +56,7 @@ describe('the kubelet API', { timeout: 120_000 }, () => {
     });
 
   before(async () => {
-    cluster = await startStreamingCluster('kubelet-api');
+    cluster = await startStreamingCluster('kubelet-api', '127.244.202.0/24');
     ca = readFileSync(cluster.pki.caCert, 'utf8');
     apiserver = { cert: readFileSync(cluster.pki.apiserverKubeletClient.cert, 'utf8'), key: readFileSync(cluster.pki.apiserverKubeletClient.key, 'utf8') };
     scheduler = { cert: readFileSync(cluster.pki.clientCertificates.scheduler.cert, 'utf8'), key: readFileSync(cluster.pki.clientCertificates.scheduler.key, 'utf8') };

@@ -110,7 +110,7 @@ describe('proxy subresources: pods/proxy, services/proxy, nodes/proxy', { timeou
   const echo = async (path: string): Promise<Echo> => JSON.parse(await kubectl.ok('get', '--raw', path)) as Echo;
 
   before(async () => {
-    cluster = await startStreamingCluster('apiproxy');
+    cluster = await startStreamingCluster('apiproxy', '127.244.203.0/24');
     kubectl = newKubectl('1.33', cluster.kubeconfig);
     admin = restConfigFromKubeconfig(cluster.kubeconfig);
     ({ podIP } = await runPod(cluster, 'web', [{ name: 'server', command: [process.execPath, '-e', SERVER_SCRIPT], ports: [{ name: 'http', containerPort: 8080 }] }]));
