@@ -46,7 +46,7 @@ describe('hello OCI image (cri runtime)', () => {
   it('launches node on the app with the arguments after it', () => {
     const c = helloLauncherC('/opt/node/bin/node');
     assert.match(c, /execv\("\/opt\/node\/bin\/node", args\)/);
-    assert.match(c, /args\[1\] = "\/app\/hello\.mjs"/);
+    assert.match(c, /args\[1\] = "\/app\/hello\.cjs"/);
   });
 
   it('refuses a relative node path and a node whose libraries ldd cannot find', async () => {
@@ -72,7 +72,7 @@ describe('hello OCI image (cri runtime)', () => {
     assert.deepEqual(config, ['--config.entrypoint', 'hello', '--config.env', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']);
     assert.equal(statSync(join(rootfs, process.execPath)).size, statSync(process.execPath).size);
     for (const lib of parseLddOutput(await realTool('ldd', [process.execPath]))) assert.ok(statSync(join(rootfs, lib)).isFile(), lib);
-    assert.equal(readFileSync(join(rootfs, 'app', 'hello.mjs'), 'utf8'), readFileSync(await findHelloAppSource(), 'utf8'));
+    assert.equal(readFileSync(join(rootfs, 'app', 'hello.cjs'), 'utf8'), readFileSync(await findHelloAppSource(), 'utf8'));
     assert.equal(statSync(join(rootfs, 'tmp')).mode & 0o7777, 0o1777);
     assert.match((await run('file', [join(rootfs, 'usr/local/bin/hello')]).catch(() => ({ stdout: 'statically linked (file not installed)' }))).stdout, /statically linked/);
     if (process.getuid?.() !== 0) return t.skip('running it in the root filesystem needs chroot (root)');
@@ -102,7 +102,7 @@ describe('hello OCI image (cri runtime)', () => {
     const files = (await run('bash', ['-c', listing, built.archive, manifest[0]!.Layers[0]!], { maxBuffer: 1 << 20 })).stdout.split('\n');
     const libraries = parseLddOutput(await realTool('ldd', [hello.nodePath]));
     assert.ok(libraries.length > 0);
-    for (const f of ['app/hello.mjs', 'usr/local/bin/hello', ...[hello.nodePath, ...libraries].map((p) => p.slice(1))]) assert.ok(files.includes(f), `${f} in ${files.join(' ')}`);
+    for (const f of ['app/hello.cjs', 'usr/local/bin/hello', ...[hello.nodePath, ...libraries].map((p) => p.slice(1))]) assert.ok(files.includes(f), `${f} in ${files.join(' ')}`);
     const before = statSync(built.archive).mtimeMs;
     assert.equal((await buildOciArchive({ image: 'hello', workDir, hello })).archive, built.archive);
     assert.equal(statSync(built.archive).mtimeMs, before);

@@ -6,8 +6,8 @@
  *   <each library's path>  the shared libraries it loads, as `ldd` lists them (the
  *                          dynamic loader too), at the paths ldd gives, so the
  *                          binary's interpreter and search paths find them
- *   /app/hello.mjs         examples/hello/hello.js (.mjs: an ES module with no package.json)
- *   /usr/local/bin/hello   a tiny static C launcher: exec node /app/hello.mjs "$@"
+ *   /app/hello.cjs         examples/hello/hello.js (.cjs: CommonJS with no package.json)
+ *   /usr/local/bin/hello   a tiny static C launcher: exec node /app/hello.cjs "$@"
  *   /tmp                   mode 1777
  *
  * with entrypoint ["hello"] and PATH=/usr/local/bin:/usr/bin:/bin, so the
@@ -22,7 +22,7 @@ import { findHelloAppSource } from '../process/hello-image.js';
 /** Runs a tool and resolves with its stdout (oci-images.ts's runner: failures name the tool and its stderr). */
 export type ToolRunner = (file: string, args: readonly string[], options?: { cwd?: string; input?: string }) => Promise<string>;
 
-export const HELLO_APP_PATH = '/app/hello.mjs';
+export const HELLO_APP_PATH = '/app/hello.cjs';
 export const HELLO_LAUNCHER_PATH = '/usr/local/bin/hello';
 
 /** The launcher: node on the app, with the container's arguments after it. */

@@ -35,7 +35,7 @@ describe('hello image (process runtime)', () => {
     assert.equal(shellQuote("a b'c"), "'a b'\\''c'");
     const { stdout } = await promisify(execFile)('sh', ['-c', `printf %s ${shellQuote("x'$HOME y")}`]);
     assert.equal(stdout, "x'$HOME y");
-    assert.match(helloLauncher('/usr/bin/node', '/i/app/hello.mjs'), /^#!\/bin\/sh\n(#.*\n)?exec '\/usr\/bin\/node' '\/i\/app\/hello\.mjs' "\$@"\n$/);
+    assert.match(helloLauncher('/usr/bin/node', '/i/app/hello.cjs'), /^#!\/bin\/sh\n(#.*\n)?exec '\/usr\/bin\/node' '\/i\/app\/hello\.cjs' "\$@"\n$/);
   });
 
   it('makes localhost/hello:1.0 whose bin/hello serves the app and flips it', async () => {
@@ -43,7 +43,7 @@ describe('hello image (process runtime)', () => {
     const built = await buildHelloImage({ imagesDir, names: ['localhost/hello:1.0', 'localhost/hello:latest'] });
     assert.deepEqual(built.names, ['localhost/hello:1.0', 'localhost/hello:latest']);
     assert.equal(built.nodePath, process.execPath);
-    assert.equal(readFileSync(join(built.dir, 'app', 'hello.mjs'), 'utf8'), readFileSync(await findHelloAppSource(), 'utf8'));
+    assert.equal(readFileSync(join(built.dir, 'app', 'hello.cjs'), 'utf8'), readFileSync(await findHelloAppSource(), 'utf8'));
     assert.equal(statSync(join(built.dir, 'bin', 'hello')).mode & 0o111, 0o111);
     assert.ok(lstatSync(join(imagesDir, 'localhost', 'hello', 'latest')).isSymbolicLink());
 

@@ -2,8 +2,8 @@
  * Builds the image of the example app (examples/hello/hello.js) for the
  * process runtime, localhost/hello:1.0 by default:
  *
- *   <dir>/app/hello.mjs   a copy of hello.js (.mjs: an ES module wherever the directory is)
- *   <dir>/bin/hello       `exec <this machine's node> <dir>/app/hello.mjs "$@"`
+ *   <dir>/app/hello.cjs   a copy of hello.js (.cjs: CommonJS wherever the directory is)
+ *   <dir>/bin/hello       `exec <this machine's node> <dir>/app/hello.cjs "$@"`
  *   <dir>/image.json      entrypoint ["hello"]
  *
  * so a container of the image runs the app, and `kubectl exec POD -- hello
@@ -78,8 +78,8 @@ export async function buildHelloImage(options: BuildHelloImageOptions): Promise<
   try {
     await mkdir(join(building, 'bin'), { recursive: true });
     await mkdir(join(building, 'app'));
-    await copyFile(appSource, join(building, 'app', 'hello.mjs'));
-    await writeFile(join(building, 'bin', 'hello'), helloLauncher(nodePath, join(dir, 'app', 'hello.mjs')));
+    await copyFile(appSource, join(building, 'app', 'hello.cjs'));
+    await writeFile(join(building, 'bin', 'hello'), helloLauncher(nodePath, join(dir, 'app', 'hello.cjs')));
     await chmod(join(building, 'bin', 'hello'), 0o755);
     await writeFile(join(building, 'image.json'), `${JSON.stringify({ entrypoint: ['hello'] })}\n`);
     await rm(dir, { recursive: true, force: true });
