@@ -4,6 +4,7 @@
  * (server/chain.ts) and the HTTPS listener, and shuts down gracefully: it stops
  * accepting, ends watches cleanly, and lets requests in flight finish.
  */
+import { setMaxListeners } from 'node:events';
 import { newBuiltinScheme } from '../api/resources.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/interface.js';
@@ -114,6 +115,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   });
 
   const stopAdmission = new AbortController();
+  // Every admission plugin's watches listen to it (more than Node's default warning threshold of 10).
+  setMaxListeners(0, stopAdmission.signal);
   const admission = newAdmissionChain(
     admissionPlugins.map((name) => ADMISSION_PLUGINS[name]!({ stores: registryLookup(registry), authorizer: authorization.authorizer, signal: stopAdmission.signal })),
   );

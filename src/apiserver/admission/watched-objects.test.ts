@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { KubeObject } from '../../machinery/meta.js';
 import type { GenericStore } from '../registry/generic/store.js';
@@ -90,6 +91,28 @@ describe('watchObjects after a failed watch', () => {
       await until(() => watched.get('', 'a') === undefined);
       assert.ok(watched.get('', 'b') !== undefined);
       assert.ok(watched.version >= 2);
+    } finally {
+      controller.abort();
+      clearInterval(keepAlive);
+    }
+  });
+});
+
+describe('watchObjects while its watch keeps failing', () => {
+  it('retries without piling listeners on the stop signal', async () => {
+    const controller = new AbortController();
+    const keepAlive = setInterval(() => {}, 1_000);
+    let watches = 0;
+    const store = {
+      async watch() {
+        watches += 1;
+        throw new Error('storage unavailable');
+      },
+    } as unknown as GenericStore;
+    try {
+      watchObjects({ store, signal: controller.signal, retryDelayMs: 1 });
+      await until(() => watches >= 20);
+      assert.ok(getEventListeners(controller.signal, 'abort').length <= 1, `${getEventListeners(controller.signal, 'abort').length} listeners after ${watches} watches`);
     } finally {
       controller.abort();
       clearInterval(keepAlive);

@@ -98,9 +98,15 @@ export function watchObjects<T extends KubeObject>(options: WatchedObjectsOption
       }
       if (options.signal.aborted) break;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.retryDelayMs ?? 1000);
+        // The listener goes with the pause: a watch that keeps failing must not pile listeners on the signal.
+        const done = (): void => {
+          clearTimeout(timer);
+          options.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, options.retryDelayMs ?? 1000);
         timer.unref();
-        options.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        options.signal.addEventListener('abort', done, { once: true });
       });
     }
   };
