@@ -8,7 +8,8 @@ import { RateLimitingQueue } from '../client/workqueue/rate-limiting-queue.js';
 import { newLogger } from '../machinery/logger.js';
 import type { ControllerContext } from './context.js';
 import { defaultControllerManagerOptions } from './options.js';
-import { startReconcileLoop, terminalError, type Reconcile } from './reconcile-loop.js';
+import { conflict } from '../machinery/status.js';
+import { retriedErrorForLog, startReconcileLoop, terminalError, TransientError, type Reconcile } from './reconcile-loop.js';
 
 function context(synced: Promise<void> = Promise.resolve()): { ctx: ControllerContext; abort: AbortController } {
   const abort = new AbortController();
@@ -179,5 +180,44 @@ describe('startReconcileLoop', () => {
     await loop.stopped;
     loop.enqueue('x'); // ignored after shutdown
     assert.equal(loop.queue.length, 0);
+  });
+});
+
+describe('the log line of a retried reconcile', () => {
+  it('shows an API answer and a transient error by message, without a stack', () => {
+    assert.equal(
+      retriedErrorForLog(conflict({ group: 'apps', resource: 'deployments' }, 'hello', 'the object has been modified')),
+      'Operation cannot be fulfilled on deployments.apps "hello": the object has been modified',
+    );
+    assert.equal(retriedErrorForLog(new TransientError('endpoints informer cache is out of date')), 'endpoints informer cache is out of date');
+  });
+
+  it('keeps anything else as it is, stack and all (it may be a bug)', () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'spec')");
+    assert.equal(retriedErrorForLog(bug), bug);
+  });
+
+  it('is what the loop logs when it retries', async () => {
+    const { ctx, abort } = context();
+    const lines: string[] = [];
+    const logged = { ...ctx, logger: newLogger('test', { level: 'warn', destination: { write: (line: string) => void lines.push(line) } as unknown as NodeJS.WritableStream }) };
+    let calls = 0;
+    const loop = startReconcileLoop(logged, {
+      name: 't',
+      workers: 1,
+      queue: fastQueue(),
+      reconcile: async () => {
+        if (++calls === 1) throw new TransientError('cache is behind');
+      },
+    });
+    const keepAlive = setInterval(() => {}, 1000);
+    loop.enqueue('a');
+    await waitFor(() => calls === 2);
+    clearInterval(keepAlive);
+    const line = JSON.parse(lines[0]!) as { msg: string; key: string; err: unknown };
+    assert.equal(line.msg, 'reconcile failed; retrying with backoff');
+    assert.equal(line.err, 'cache is behind');
+    abort.abort();
+    await loop.stopped;
   });
 });

@@ -14,6 +14,7 @@
  *   informer.addEventHandler({ onAdd: (rs) => loop.enqueue(objectKey(rs)) });
  */
 import type { WorkQueue } from '../client/workqueue/interface.js';
+import { StatusError } from '../machinery/status.js';
 import { RateLimitingQueue } from '../client/workqueue/rate-limiting-queue.js';
 import type { ControllerContext } from './context.js';
 
@@ -31,6 +32,23 @@ export class TerminalError extends Error {
 
 export const terminalError = (message: string, cause?: unknown): TerminalError =>
   new TerminalError(message, cause === undefined ? undefined : { cause });
+
+/** An expected condition that a retry mends (an informer cache still behind the API): its retries are logged without a stack. */
+export class TransientError extends Error {
+  override readonly name = 'TransientError';
+}
+
+/**
+ * The error of a retried reconcile as its log line shows it. An API answer (a
+ * conflict, an object gone) or a transient error is shown by its message alone: its
+ * stack would only say where the client threw it, and formatting a stack
+ * through source maps costs the controller manager milliseconds, on every
+ * retry of a busy rollout. Anything else keeps its stack: it may be a bug.
+ */
+export function retriedErrorForLog(e: unknown): unknown {
+  if (e instanceof StatusError || e instanceof TransientError) return e.message;
+  return e;
+}
 
 export interface ReconcileLoopOptions {
   readonly name: string;
@@ -81,7 +99,7 @@ export function startReconcileLoop(ctx: ControllerContext, options: ReconcileLoo
           queue.forget(key);
           log.error({ key, err: e }, 'reconcile failed for good; waiting for the next change');
         } else {
-          log.warn({ key, err: e, retries: queue.numRequeues(key) }, 'reconcile failed; retrying with backoff');
+          log.warn({ key, err: retriedErrorForLog(e), retries: queue.numRequeues(key) }, 'reconcile failed; retrying with backoff');
           queue.addRateLimited(key);
         }
       } finally {

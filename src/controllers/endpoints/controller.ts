@@ -13,7 +13,7 @@ import type { Client } from '../../client/rest/interface.js';
 import { deepCopy, jsonEqual, type KubeObject } from '../../machinery/meta.js';
 import { isForbidden, isNotFound, StatusError } from '../../machinery/status.js';
 import type { ControllerContext, ControllerDefinition } from '../context.js';
-import { startReconcileLoop } from '../reconcile-loop.js';
+import { startReconcileLoop, TransientError } from '../reconcile-loop.js';
 import { computeEndpointSubsets, subsetsEqualIgnoringResourceVersion, countAddresses, MAX_ENDPOINTS_CAPACITY, truncateSubsets } from './endpoint-subsets.js';
 import { isHeadless, type PodObject, type ServiceObject } from './pod-rules.js';
 import { enqueueServicesOnChange, hasSelector } from './service-lookup.js';
@@ -67,7 +67,7 @@ export function newEndpointsSyncer(deps: EndpointsSyncerDeps): (key: string) => 
 
     const current = deps.endpoints.get(key);
     if (current !== undefined && staleVersions.get(key) === current.metadata.resourceVersion) {
-      throw new Error(`endpoints informer cache is out of date, resource version ${current.metadata.resourceVersion ?? ''} already processed for endpoints ${key}`);
+      throw new TransientError(`endpoints informer cache is out of date, resource version ${current.metadata.resourceVersion ?? ''} already processed for endpoints ${key}`);
     }
     const serviceLabels = service.metadata.labels ?? {};
     if (current !== undefined) {

@@ -19,7 +19,7 @@ import type { ControllerContext, ControllerDefinition } from '../context.js';
 import { serviceIPFamilies, type IPFamily, type PodObject, type ServiceObject } from '../endpoints/pod-rules.js';
 import { enqueueServicesOnChange, hasSelector } from '../endpoints/service-lookup.js';
 import { formatTriggerTime, TriggerTimeTracker } from '../endpoints/trigger-time-tracker.js';
-import { startReconcileLoop } from '../reconcile-loop.js';
+import { startReconcileLoop, TransientError } from '../reconcile-loop.js';
 import { desiredEndpoints, type DesiredGroup, type NodeObject } from './desired-endpoints.js';
 import { CONTROLLER_NAME, MANAGED_BY_LABEL, planSlices, SERVICE_NAME_LABEL, type EndpointSliceObject } from './slice-plan.js';
 import { SliceTracker } from './slice-tracker.js';
@@ -70,7 +70,7 @@ export function newEndpointSliceSyncer(deps: EndpointSliceSyncerDeps): (key: str
     if (service.spec?.type === 'ExternalName' || !hasSelector(service)) return;
     const namespace = service.metadata.namespace ?? '';
     const existing = deps.slices.byIndex(SLICES_BY_SERVICE_INDEX, key).filter(isManagedSlice);
-    if (tracker.isStale(key, existing)) throw new Error('EndpointSlice informer cache is out of date');
+    if (tracker.isStale(key, existing)) throw new TransientError('EndpointSlice informer cache is out of date');
 
     const selector = service.spec?.selector ?? {};
     const pods = deps.pods
