@@ -7,7 +7,7 @@
  */
 import { auditRequestObject, timeStage } from '../audit/request-audit.js';
 import { admitMutating, validatingHook } from './admission.js';
-import { isPlainObject, type KubeObject } from '../../machinery/meta.js';
+import { deepCopy, isPlainObject, type KubeObject } from '../../machinery/meta.js';
 import { badRequest, internalError, StatusError } from '../../machinery/status.js';
 import { ApplyConflicts, conflictError } from '../fieldmanager/conflicts.js';
 import { ApplyInputError } from '../fieldmanager/field-manager.js';
@@ -47,7 +47,7 @@ export async function handleApplyPatch(ctx: RequestContext, t: Target, request: 
     async (current) => {
       let result: JsonObject;
       try {
-        result = fm.apply(current as unknown as JsonObject | undefined, structuredClone(applied), request.options.manager, request.options.force);
+        result = fm.apply(current as unknown as JsonObject | undefined, deepCopy(applied), request.options.manager, request.options.force);
       } catch (e: unknown) {
         throw applyError(e, t, applied);
       }

@@ -13,6 +13,7 @@
  * the API server answers every such error with one generic 422 (patch.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { deepCopy } from '../../machinery/meta.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Container = Json[] | { [key: string]: Json };
@@ -134,7 +135,7 @@ function applyOne(root: { doc: Container }, op: JsonPatchOperation): void {
     case 'add': {
       if (path === undefined) return fail('add operation failed to decode path: missing value');
       const at = findObject(root.doc, path) ?? fail(`add operation does not apply: doc is missing path: "${path}": missing value`);
-      return wrap(`error in add for path: '${path}'`, () => add(at.con, at.key, structuredClone(valueOf(op))));
+      return wrap(`error in add for path: '${path}'`, () => add(at.con, at.key, deepCopy(valueOf(op))));
     }
     case 'remove': {
       if (path === undefined) return fail('remove operation failed to decode path: missing value');
@@ -146,7 +147,7 @@ function applyOne(root: { doc: Container }, op: JsonPatchOperation): void {
       if (path === '') {
         const value = valueOf(op);
         if (!isContainer(value)) return fail('replace operation value must be object or array');
-        root.doc = structuredClone(value);
+        root.doc = deepCopy(value);
         return;
       }
       const at = findObject(root.doc, path) ?? fail(`replace operation does not apply: doc is missing path: ${path}: missing value`);
@@ -157,7 +158,7 @@ function applyOne(root: { doc: Container }, op: JsonPatchOperation): void {
           return fail(`replace operation does not apply: doc is missing key: ${path}: missing value`);
         }
       }
-      return set(at.con, at.key, structuredClone(valueOf(op)));
+      return set(at.con, at.key, deepCopy(valueOf(op)));
     }
     case 'move': {
       const from = stringMember(op, 'from') ?? fail('move operation failed to decode from');
@@ -180,7 +181,7 @@ function applyOne(root: { doc: Container }, op: JsonPatchOperation): void {
       });
       if (path === undefined) return fail('copy operation failed to decode path: missing value');
       const dst = findObject(root.doc, path) ?? fail(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
-      return wrap('error while adding value during copy', () => add(dst.con, dst.key, structuredClone(value ?? null)));
+      return wrap('error while adding value during copy', () => add(dst.con, dst.key, deepCopy(value ?? null)));
     }
     case 'test': {
       if (path === undefined) return fail('test operation failed to decode path');
@@ -204,7 +205,7 @@ function applyOne(root: { doc: Container }, op: JsonPatchOperation): void {
 
 /** The document with the operations applied in order (the input is not changed), or the first failure's text. */
 export function applyJsonPatch(document: unknown, operations: readonly JsonPatchOperation[]): { ok: true; value: unknown } | { ok: false; error: string } {
-  const root = { doc: structuredClone(document) as Container };
+  const root = { doc: deepCopy(document) as Container };
   try {
     for (const op of operations) applyOne(root, op ?? {});
   } catch (e: unknown) {

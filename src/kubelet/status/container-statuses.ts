@@ -7,7 +7,7 @@
  * Waiting ContainerCreating (PodInitializing while init containers run).
  */
 import type { ContainerState, ContainerStatus } from 'kubernetes-types/core/v1.js';
-import { formatTime } from '../../machinery/meta.js';
+import { deepCopy, formatTime } from '../../machinery/meta.js';
 import { latestContainer, type RuntimeContainer, type RuntimePod } from '../pod-workers/runtime-pod.js';
 import { shouldContainerBeRestarted } from '../pod-workers/pod-actions.js';
 import type { ContainerSpec, Pod } from '../types.js';
@@ -75,8 +75,8 @@ export function convertContainerStatuses(input: ConvertInput): ContainerStatus[]
     const old = oldByName.get(container.name);
     let status: ContainerStatus = { name: container.name, image: container.image ?? '', imageID: '', ready: false, restartCount: 0, state: defaultWaiting() };
     if (old !== undefined) {
-      if (old.state?.terminated !== undefined) status = structuredClone(old);
-      else status = { ...status, restartCount: old.restartCount, ...(old.lastState !== undefined ? { lastState: structuredClone(old.lastState) } : {}) };
+      if (old.state?.terminated !== undefined) status = deepCopy(old);
+      else status = { ...status, restartCount: old.restartCount, ...(old.lastState !== undefined ? { lastState: deepCopy(old.lastState) } : {}) };
     }
     statuses.set(container.name, status);
   }

@@ -12,13 +12,14 @@ import type { Pod } from '../types.js';
 import { containersReadyCondition, readyCondition } from './conditions.js';
 import { setReadiness, withTransitionTime, type ProbeState } from './generate-status.js';
 import type { PodPhase } from './pod-phase.js';
+import { deepCopy } from '../../machinery/meta.js';
 
 /** The status with the probes' newest state, or undefined when that changes nothing (or the pod has finished). */
 export function withProbeState(pod: Pod, status: PodStatus, probes: ProbeState, now: Date): PodStatus | undefined {
   const phase = status.phase as PodPhase | undefined;
   if (phase === undefined || phase === 'Succeeded' || phase === 'Failed') return undefined;
-  const containerStatuses = structuredClone(status.containerStatuses ?? []);
-  const initContainerStatuses = structuredClone(status.initContainerStatuses ?? []);
+  const containerStatuses = deepCopy(status.containerStatuses ?? []);
+  const initContainerStatuses = deepCopy(status.initContainerStatuses ?? []);
   setReadiness(containerStatuses, pod, probes, false);
   setReadiness(initContainerStatuses, pod, probes, true);
   const flags = (s: PodStatus['containerStatuses']): string => JSON.stringify((s ?? []).map((c) => [c.started, c.ready]));

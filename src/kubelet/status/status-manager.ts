@@ -18,6 +18,7 @@ import { isConflict, isInvalid, isNotFound } from '../../machinery/status.js';
 import { isStaticPod, type Pod } from '../types.js';
 import { KUBELET_CONDITIONS } from './conditions.js';
 import { podStatusPatch } from './status-patch.js';
+import { deepCopy } from '../../machinery/meta.js';
 
 export interface StatusManagerOptions {
   readonly client: Client;
@@ -122,7 +123,7 @@ export class StatusManager {
   /** The pod's newest status: written soon if it differs from the API's. */
   setPodStatus(pod: Pod, status: PodStatus): void {
     const entry = this.entry(pod);
-    entry.desired = structuredClone(status);
+    entry.desired = deepCopy(status);
     this.kick(pod.metadata.uid ?? '', entry);
   }
 

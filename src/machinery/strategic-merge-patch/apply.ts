@@ -35,6 +35,7 @@ import {
 } from './errors.js';
 import { GO_MAP, GO_SLICE, goEqual, goFormat, goKey, goKind, isJsonMap, type GoKind, type JsonMap } from './go-values.js';
 import type { PatchSchema } from './patch-meta.js';
+import { deepCopy } from '../meta.js';
 
 const DIRECTIVE = '$patch';
 const DELETE = 'delete';
@@ -47,7 +48,7 @@ const SET_ELEMENT_ORDER = '$setElementOrder';
 
 /** Apply `patch` to `original`; neither is changed. Throws StrategicMergePatchError. */
 export function strategicMergePatch(original: JsonMap, patch: JsonMap, schema: PatchSchema): JsonMap {
-  return strategicMergePatchInPlace(structuredClone(original), structuredClone(patch), schema);
+  return strategicMergePatchInPlace(deepCopy(original), deepCopy(patch), schema);
 }
 
 /**

@@ -17,6 +17,7 @@ import { goLabelSelector, goStringMap } from '../../core/v1/go-values.js';
 import { validatePodTemplateSpec } from '../../core/v1/validation.js';
 import { isKnownTimeZone, parseCronSchedule } from './cron-schedule.js';
 import { CONTROLLER_UID_LABEL, JOB_NAME_LABEL, LEGACY_CONTROLLER_UID_LABEL } from './defaults.js';
+import { deepCopy } from '../../../machinery/meta.js';
 
 const METADATA = FieldPath.root('metadata');
 const SPEC = FieldPath.root('spec');
@@ -160,7 +161,7 @@ export function validateJobUpdate(job: Job, old: Job): FieldError[] {
   immutable('selector', spec.selector, oldSpec.selector, goLabelSelector(spec.selector));
   // Scheduling directives of a suspended job that never ran may change; the rest of the template may not.
   const suspendedNotStarted = oldSpec.suspend === true && !isSet(old.status?.startTime);
-  const template = structuredClone(spec.template ?? {});
+  const template = deepCopy(spec.template ?? {});
   if (suspendedNotStarted) {
     const oldTemplate = oldSpec.template ?? {};
     template.metadata = { ...(template.metadata ?? {}) };

@@ -14,6 +14,7 @@ import { isDNS1123Subdomain, isQualifiedName, validatePodName } from '../../../m
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMeta } from '../../../machinery/validation/object-meta.js';
 import { staticPodEphemeralError, validateEphemeralContainersChange } from './ephemeral-containers.js';
 import { validateOnlyAddedTolerations, validatePodSpec } from './pod-spec-validation.js';
+import { deepCopy } from '../../../machinery/meta.js';
 
 export { validatePodSpec, validateTolerations } from './pod-spec-validation.js';
 
@@ -93,7 +94,7 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
 
   if (semanticDeepEqual(spec, oldSpec)) return errs;
   // What may change is put back as it was; anything else that differs is forbidden.
-  const munged = structuredClone(spec) as PodSpec & Record<string, unknown>;
+  const munged = deepCopy(spec) as PodSpec & Record<string, unknown>;
   munged.containers = (munged.containers ?? []).map((c, i) => ({ ...c, image: oldSpec.containers?.[i]?.image ?? '' }));
   if (munged.initContainers !== undefined) {
     munged.initContainers = munged.initContainers.map((c, i) => ({ ...c, image: oldSpec.initContainers?.[i]?.image ?? '' }));
@@ -113,7 +114,7 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
 
 function setOrDelete(target: Record<string, unknown>, key: string, value: unknown): void {
   if (value === undefined) delete target[key];
-  else target[key] = structuredClone(value);
+  else target[key] = deepCopy(value);
 }
 
 /** Upstream's ValidateContainerUpdates: same number of containers, each with an image. */

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { FieldError } from '../../../machinery/field-errors.js';
 import { formatFieldError, invalid as invalidField } from '../../../machinery/field-errors.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../../machinery/validation/object-meta.js';
-import { formatTime, type KubeList, type KubeObject } from '../../../machinery/meta.js';
+import { deepCopy, formatTime, type KubeList, type KubeObject } from '../../../machinery/meta.js';
 import {
   alreadyExists,
   isAlreadyExists,
@@ -270,7 +270,7 @@ export class GenericStore {
     let deleteAfter: KubeObject | undefined;
     let dryRunResult: KubeObject | undefined;
     const tryUpdate = async (stored: KubeObject | undefined): Promise<KubeObject> => {
-      const served = await compute(stored === undefined ? undefined : this.withTypeMeta(structuredClone(stored)));
+      const served = await compute(stored === undefined ? undefined : this.withTypeMeta(deepCopy(stored)));
       this.checkIdentity(served, namespace, name);
       const next = this.toInternal(served);
       const current = stored === undefined ? undefined : this.fromStorage(stored);
@@ -332,7 +332,7 @@ export class GenericStore {
     const current = await this.translate(name, () => this.storage.get(key));
     if (current === undefined) throw notFound(this.groupResource, name);
     this.checkPreconditions(current, name, params.preconditions);
-    await params.admitDeletion?.(this.withTypeMeta(structuredClone(current)));
+    await params.admitDeletion?.(this.withTypeMeta(deepCopy(current)));
     const finalizers = deletionFinalizers(current, params);
     const grace = this.config.gracePeriod?.(current, params.gracePeriodSeconds) ?? 0;
     const needsMarking = finalizers.length > 0 || grace > 0;
@@ -354,7 +354,7 @@ export class GenericStore {
         return latest;
       };
       if (params.dryRun === true) {
-        const object = mark(structuredClone(current));
+        const object = mark(deepCopy(current));
         return { object: this.withTypeMeta(object), deleted: object.metadata.finalizers === undefined && grace === 0 };
       }
       const { object } = await this.translate(name, () => this.storage.guaranteedUpdate(key, mark, { allowCreate: false }));

@@ -20,6 +20,7 @@
 import { randomInt } from 'node:crypto';
 import { parseCidr, type Cidr } from '../../../../machinery/cidr.js';
 import type { KubeObject } from '../../../../machinery/meta.js';
+import { deepCopy } from '../../../../machinery/meta.js';
 import { alreadyExists, isInvalid, StatusError } from '../../../../machinery/status.js';
 import { validateServiceName } from '../../../../machinery/validation/names.js';
 import { isStorageError } from '../../../../storage/errors.js';
@@ -116,7 +117,7 @@ export class ServiceStore extends GenericStore {
         txn = undefined;
         await lost.revert();
       }
-      const old = current === undefined ? undefined : (structuredClone(current) as ServiceObject);
+      const old = current === undefined ? undefined : (deepCopy(current) as ServiceObject);
       const next = (await compute(current)) as ServiceObject;
       if (next.metadata?.name !== name) return next; // the generic store rejects it
       if (this.resource.namespaced) next.metadata.namespace = namespace;

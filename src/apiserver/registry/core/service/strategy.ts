@@ -6,6 +6,7 @@
  * (storage.ts), which runs it before these hooks, as upstream's REST does.
  */
 import type { KubeObject } from '../../../../machinery/meta.js';
+import { deepCopy } from '../../../../machinery/meta.js';
 import type { TableConvertor } from '../../../../machinery/table.js';
 import { baseStrategy, statusStrategy, type Strategy } from '../../generic/strategy.js';
 import { setServiceDefaults } from './defaults.js';
@@ -136,7 +137,7 @@ export const serviceStrategy: Strategy = {
     const service = object as ServiceObject;
     const oldStatus = (old as ServiceObject).status;
     if (oldStatus === undefined) delete service.status;
-    else service.status = structuredClone(oldStatus);
+    else service.status = deepCopy(oldStatus);
     dropTypeDependentFields(service, old as ServiceObject);
     dropExternalNameTrafficPolicy(service);
   },
