@@ -173,20 +173,24 @@ export class StatusManager {
 
   private kick(uid: string, entry: Entry): void {
     if (this.stopped || entry.writing || entry.retry !== undefined) return;
-    if (entry.gone || this.patchFor(entry) === undefined) {
+    const patch = entry.gone ? undefined : this.patchFor(entry);
+    if (patch === undefined) {
       for (const wake of entry.waiters.splice(0)) wake();
       return;
     }
-    void this.write(uid, entry);
+    void this.write(uid, entry, patch);
   }
 
-  private async write(uid: string, entry: Entry): Promise<void> {
+  /** `firstPatch`: the patch kick just computed (nothing has changed since: write starts synchronously). */
+  private async write(uid: string, entry: Entry, firstPatch: Record<string, unknown>): Promise<void> {
     entry.writing = true;
     const pods = this.options.client.resource<Pod>(PODS);
+    let computed: Record<string, unknown> | undefined = firstPatch;
     try {
       for (;;) {
         if (this.stopped || this.entries.get(uid) !== entry || entry.gone) return;
-        const patch = this.patchFor(entry);
+        const patch = computed ?? this.patchFor(entry);
+        computed = undefined;
         if (patch === undefined) return;
         try {
           const updated = await pods.patch(entry.name, 'strategic', patch, { namespace: entry.namespace, subresource: 'status' });
