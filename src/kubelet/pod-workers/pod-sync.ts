@@ -235,6 +235,11 @@ export class PodSyncer {
     if (present === undefined && this.options.runtime.name !== 'process') {
       return fail(WAITING.errImageNeverPull, neverPull, { reason: EVENT.errImageNeverPull, message: neverPull });
     }
+    if (present === undefined && (container.command ?? []).length === 0 && (container.args ?? []).length === 0) {
+      // The process runtime runs an absent image's container with the host's executables, but only the image could say which.
+      const noCommand = `Container image "${image}" is not present on this node, and container ${container.name} names no command to run with the host's executables instead: build or import the image (k8ts image build hello, k8ts image build busybox)`;
+      return fail(WAITING.errImageNeverPull, noCommand, { reason: EVENT.errImageNeverPull, message: noCommand });
+    }
     if (present !== undefined) this.options.events.event(pod, 'Normal', EVENT.pulled, `Container image "${image}" already present on machine`, about);
 
     let envs;

@@ -288,6 +288,22 @@ describe('pod workers on the process runtime', () => {
     assert.equal((await h.getPod('noimage'))?.status?.phase, 'Pending');
   });
 
+  it('leaves a container of an absent image that names no command waiting with ErrImageNeverPull, saying how to build it', async () => {
+    const h = harness();
+    await h.createPod({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'unbuilt', namespace: 'default' },
+      spec: { containers: [{ name: 'web', image: 'localhost/not-built:1.0' }], terminationGracePeriodSeconds: 5 },
+    } as Pod);
+    await waitFor(async () => statusOf(await h.getPod('unbuilt'), 'web')?.state?.waiting?.reason === 'ErrImageNeverPull', WAIT);
+    const message = statusOf(await h.getPod('unbuilt'), 'web')!.state?.waiting?.message ?? '';
+    assert.match(message, /^Container image "localhost\/not-built:1\.0" is not present on this node, and container web names no command/);
+    assert.match(message, /k8ts image build hello/);
+    assert.ok(h.events.some((e) => e.type === 'Warning' && e.reason === 'ErrImageNeverPull' && e.message === message));
+    assert.ok(!h.events.some((e) => e.reason === 'Failed'), 'not a CreateContainerError');
+  });
+
   it('runs an absent image with the host executables on the process runtime, with a Warning', async () => {
     const h = harness();
     await h.createPod(shellPod('hostpath', 'exec sleep 1000'));
