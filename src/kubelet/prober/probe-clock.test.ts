@@ -70,12 +70,16 @@ describe('probe clock (upstream workers tick from the pod being added)', () => {
   after(() => {
     for (const m of managers) m.stop();
   });
+  /** A fresh manager with a pod of `containers` added: its clock starts at clockStart. */
+  const added = (containers: Container[]) => {
+    const c = fresh();
+    const pod = makePod(containers);
+    c.manager.addPod(pod);
+    return { c, pod, clockStart: Date.now() };
+  };
 
   it('a container started between ticks is first probed at the next tick of the pod, then every period from it', async () => {
-    const c = fresh();
-    const pod = makePod([{ name: 'app', readinessProbe: execProbe('ready') }]);
-    c.manager.addPod(pod);
-    const clockStart = Date.now();
+    const { c, pod, clockStart } = added([{ name: 'app', readinessProbe: execProbe('ready') }]);
     await until(clockStart, SECOND_MS * 0.3);
     startApp(c, pod, 'c1');
     const [first, second] = await probedAt(c, 'ready', 2);
@@ -84,10 +88,7 @@ describe('probe clock (upstream workers tick from the pod being added)', () => {
   });
 
   it('a later addPod does not move the clock, and a replacement container keeps it', async () => {
-    const c = fresh();
-    const pod = makePod([{ name: 'app', livenessProbe: execProbe('live') }]);
-    c.manager.addPod(pod);
-    const clockStart = Date.now();
+    const { c, pod, clockStart } = added([{ name: 'app', livenessProbe: execProbe('live') }]);
     await until(clockStart, SECOND_MS * 0.5);
     c.manager.addPod(pod); // every sync calls it again
     startApp(c, pod, 'c1');
@@ -113,10 +114,7 @@ describe('probe clock (upstream workers tick from the pod being added)', () => {
   });
 
   it('initialDelaySeconds: the first probe is at the first tick once the delay has passed', async () => {
-    const c = fresh();
-    const pod = makePod([{ name: 'app', readinessProbe: execProbe('delayed', { initialDelaySeconds: 1 }) }]);
-    c.manager.addPod(pod);
-    const clockStart = Date.now();
+    const { c, pod, clockStart } = added([{ name: 'app', readinessProbe: execProbe('delayed', { initialDelaySeconds: 1 }) }]);
     await until(clockStart, SECOND_MS * 0.3);
     const startedAt = Date.now();
     startApp(c, pod, 'c1', startedAt);

@@ -94,17 +94,22 @@ describe('volume manager', () => {
     assert.equal(readFileSync(join(paths.get('scratch') ?? '', 'state'), 'utf8'), 'kept');
   });
 
-  it('with a refresh interval, leaves an unchanged pod set up less than that long ago alone', async () => {
-    const dir = rootDir();
+  /** A manager that refreshes every 60 s on a clock the test moves (`advance`), with ConfigMap ns/cfg holding a=1. */
+  const refreshing = () => {
     let now = 1_000_000;
     const source = new FakeObjectSource({ clock: () => now });
     source.addConfigMap('ns', 'cfg', { a: '1' });
-    const manager = newVolumeManager({ rootDir: dir, source, clock: () => now, refreshIntervalMs: 60_000 });
+    const manager = newVolumeManager({ rootDir: rootDir(), source, clock: () => now, refreshIntervalMs: 60_000 });
+    return { source, manager, advance: (ms: number) => void (now += ms) };
+  };
+
+  it('with a refresh interval, leaves an unchanged pod set up less than that long ago alone', async () => {
+    const { source, manager, advance } = refreshing();
     const pod = podWith('u1', [{ name: 'config', configMap: { name: 'cfg' } }, { name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } }]);
     const paths = await manager.setUpPod(pod);
     const config = paths.get('config') ?? '';
     source.addConfigMap('ns', 'cfg', { a: '2' });
-    now += 59_000;
+    advance(59_000);
     assert.deepEqual(await manager.setUpPod(pod), paths, 'the same paths');
     assert.equal(readFileSync(join(config, 'a'), 'utf8'), '1', 'not refreshed within the interval');
 
@@ -115,21 +120,17 @@ describe('volume manager', () => {
     assert.equal(readFileSync(join(config, 'a'), 'utf8'), '2');
 
     source.addConfigMap('ns', 'cfg', { a: '3' });
-    now += 60_000;
+    advance(60_000);
     await manager.setUpPod(relabelled);
     assert.equal(readFileSync(join(config, 'a'), 'utf8'), '3', 'refreshed once the interval has passed');
   });
 
   it('with a refresh interval, takes a new object of the same pod (a status update from the API) for unchanged, and one with another spec for changed', async () => {
-    const dir = rootDir();
-    let now = 1_000_000;
-    const source = new FakeObjectSource({ clock: () => now });
-    source.addConfigMap('ns', 'cfg', { a: '1' });
-    const manager = newVolumeManager({ rootDir: dir, source, clock: () => now, refreshIntervalMs: 60_000 });
+    const { source, manager, advance } = refreshing();
     const pod = podWith('u1', [{ name: 'config', configMap: { name: 'cfg' } }]);
     const config = (await manager.setUpPod(pod)).get('config') ?? '';
     source.addConfigMap('ns', 'cfg', { a: '2' });
-    now += 1_000;
+    advance(1_000);
     const statusUpdate: Pod = structuredClone({ ...pod, status: { phase: 'Running' } });
     await manager.setUpPod(statusUpdate);
     assert.equal(readFileSync(join(config, 'a'), 'utf8'), '1', 'not refreshed: the same labels, annotations and spec');
@@ -140,21 +141,17 @@ describe('volume manager', () => {
   });
 
   it('with a refresh interval, tries again on the next call a refresh that failed, and sets up again a pod torn down', async () => {
-    const dir = rootDir();
-    let now = 1_000_000;
-    const source = new FakeObjectSource({ clock: () => now });
-    source.addConfigMap('ns', 'cfg', { a: '1' });
-    const manager = newVolumeManager({ rootDir: dir, source, clock: () => now, refreshIntervalMs: 60_000 });
+    const { source, manager, advance } = refreshing();
     const pod = podWith('u1', [{ name: 'config', configMap: { name: 'cfg' } }]);
     const paths = await manager.setUpPod(pod);
     const config = paths.get('config') ?? '';
 
-    now += 61_000;
+    advance(61_000);
     source.fail = new Error('connection refused');
     await manager.setUpPod(pod); // keeps its contents
     source.fail = undefined;
     source.addConfigMap('ns', 'cfg', { a: '2' });
-    now += 1_000;
+    advance(1_000);
     await manager.setUpPod(pod);
     assert.equal(readFileSync(join(config, 'a'), 'utf8'), '2', 'the failed refresh was not taken for a set-up');
 

@@ -238,38 +238,31 @@ describe('process runtime', () => {
     assert.deepEqual(exitCodes, [137]);
   });
 
-  it('reports a container whose shim was killed as exited', async () => {
-    const { root, options, rt } = fresh();
+  /** A new sandbox with one container that runs until killed, started. */
+  const startLooping = async (rt: RuntimeService, root: string): Promise<{ sb: string; id: string }> => {
     const sc = sandbox(root);
     const sb = await rt.runPodSandbox(sc);
     const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
     await rt.startContainer(id);
-    const state = readJsonIfExists<ShimState>(shimStateFile(join(containersDir(options.stateDir), id)));
-    assert.ok(state);
-    process.kill(state.shimPid, 'SIGKILL');
-    const s = await eventually('the shim to be gone', async () => {
+    return { sb, id };
+  };
+  const exitedStatus = (rt: RuntimeService, id: string) =>
+    eventually(`container ${id} to exit`, async () => {
       const st = await rt.containerStatus(id);
       return st.state === 'CONTAINER_EXITED' ? st : undefined;
     });
+
+  it('reports a container whose shim was killed as exited', async () => {
+    const { root, options, rt } = fresh();
+    const { id } = await startLooping(rt, root);
+    const state = shimStateOf(options.stateDir, id);
+    process.kill(state.shimPid, 'SIGKILL');
+    const s = await exitedStatus(rt, id);
     assert.equal(s.exitCode, 255);
     process.kill(-state.pid, 'SIGKILL');
   });
 
   describe('state kept in memory', () => {
-    /** A new sandbox with one container that runs until killed, started. */
-    const startLooping = async (rt: RuntimeService, root: string): Promise<{ sb: string; id: string }> => {
-      const sc = sandbox(root);
-      const sb = await rt.runPodSandbox(sc);
-      const id = await rt.createContainer(sb, container(['/bin/sh', '-c', 'while true; do sleep 1; done'], []), sc);
-      await rt.startContainer(id);
-      return { sb, id };
-    };
-    const exitedStatus = (rt: RuntimeService, id: string) =>
-      eventually(`container ${id} to exit`, async () => {
-        const st = await rt.containerStatus(id);
-        return st.state === 'CONTAINER_EXITED' ? st : undefined;
-      });
-
     it('sees a container exit while its running state is kept: in its status and in listings', async () => {
       const { root, options, rt } = fresh();
       const { sb, id } = await startLooping(rt, root);
