@@ -150,4 +150,18 @@ describe('probe clock (upstream workers tick from the pod being added)', () => {
     // With a 100-second period, only a probe at the clock's first tick (now) can arrive within the wait.
     await probedAt(c, 'direct', 1);
   });
+
+  it('without addPod, the first probe comes at once however long the workers take to be made after the clock starts', async (t) => {
+    const c = fresh();
+    const pod = makePod([{ name: 'app', readinessProbe: execProbe('slowmade', { periodSeconds: 100 }) }]);
+    // Every look at the clock while the container is announced is 50 ms later than the last (a busy event loop).
+    let now = Date.now();
+    const clock = t.mock.method(Date, 'now', () => (now += 50));
+    try {
+      startApp(c, pod, 'c1');
+    } finally {
+      clock.mock.restore();
+    }
+    await probedAt(c, 'slowmade', 1);
+  });
 });

@@ -129,9 +129,10 @@ export function newProbeManager(options: ProbeManagerOptions): ProbeManager {
     containerStarted(pod, containerName, containerId, podIP) {
       if (stopped) return;
       const podUid = pod.metadata.uid ?? '';
+      const now = Date.now();
       // A pod not announced by addPod starts its clock now (its first probe comes at once).
       let clockMs = clocks.get(podUid);
-      if (clockMs === undefined) clocks.set(podUid, (clockMs = Date.now()));
+      if (clockMs === undefined) clocks.set(podUid, (clockMs = now));
       const existing = lookup(podUid, containerName);
       if (existing !== undefined && existing.containerId === containerId) return; // already probing this container
       remove(podUid, containerName);
@@ -189,7 +190,7 @@ export function newProbeManager(options: ProbeManagerOptions): ProbeManager {
           }),
         );
       }
-      for (const w of record.workers) w.start();
+      for (const w of record.workers) w.start(now);
     },
 
     containerStopped(podUid, containerName) {

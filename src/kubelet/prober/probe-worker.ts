@@ -74,10 +74,14 @@ export class ProbeWorker {
     return this.options.kind;
   }
 
-  /** Looks at the container at the next tick of the pod's probe clock, then every period. */
-  start(): void {
-    const now = Date.now();
-    this.schedule(this.firstTickFrom(now) - now);
+  /**
+   * Looks at the container at the pod's first probe tick at or after `from`,
+   * then every period. `from` is when the caller learnt of the container: a
+   * clock started at that same instant ticks at once, however long the
+   * workers took to be made since.
+   */
+  start(from: number = Date.now()): void {
+    this.schedule(this.firstTickFrom(from) - Date.now());
   }
 
   /** The first tick of the pod's probe clock at or after `at`. */
