@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { waitFor } from '../../../client/testing/wait-for.js';
 import { formatImageReference, parseImageReference, ProcessImageService } from './images.js';
 
 describe('process runtime images', () => {
@@ -44,5 +45,45 @@ describe('process runtime images', () => {
     await images.removeImage('registry.k8s.io/tools:1');
     assert.equal(await images.imageStatus('registry.k8s.io/tools:1'), undefined);
     assert.deepEqual(await new ProcessImageService(join(root, 'missing')).listImages(), []);
+  });
+
+  it('keeps the reading of an unchanged image, and reads it again once bin/ or image.json changes', async () => {
+    const imagesDir = join(root, 'kept');
+    const dir = join(imagesDir, 'localhost', 'app', '1');
+    const build = (files: string[], config: object): void => {
+      const building = `${dir}.building`;
+      mkdirSync(join(building, 'bin'), { recursive: true });
+      for (const f of files) writeFileSync(join(building, 'bin', f), `#!/bin/sh\n# ${f}\n`, { mode: 0o755 });
+      writeFileSync(join(building, 'image.json'), JSON.stringify(config));
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(building, dir);
+    };
+    build(['a'], { cmd: ['a'] });
+    const images = new ProcessImageService(imagesDir);
+    // A reading taken within the clock tick of the last change is not kept: wait until one is.
+    const keptReading = async () => {
+      await waitFor(async () => (await images.resolve('localhost/app:1')) === (await images.resolve('localhost/app:1')), { timeoutMs: 5000 });
+      return (await images.resolve('localhost/app:1'))!;
+    };
+    const kept = await keptReading();
+    assert.deepEqual(kept.config, { cmd: ['a'] });
+
+    writeFileSync(join(dir, 'bin', 'b'), '#!/bin/sh\n'); // an entry added: bin/ changes
+    const added = (await images.resolve('localhost/app:1'))!;
+    assert.notEqual(added.id, kept.id);
+    assert.ok(added.size > kept.size);
+
+    assert.equal((await keptReading()).id, added.id);
+    writeFileSync(join(dir, 'image.json'), JSON.stringify({ cmd: ['b'] })); // the config rewritten in place
+    assert.deepEqual((await images.resolve('localhost/app:1'))!.config, { cmd: ['b'] });
+
+    await keptReading();
+    build(['c'], { entrypoint: ['c'] }); // rebuilt beside and renamed into place
+    const rebuilt = (await images.resolve('localhost/app:1'))!;
+    assert.deepEqual(rebuilt.config, { entrypoint: ['c'] });
+    assert.equal((await images.imageStatus('localhost/app:1'))!.id, rebuilt.id);
+
+    rmSync(dir, { recursive: true, force: true });
+    assert.equal(await images.resolve('localhost/app:1'), undefined);
   });
 });

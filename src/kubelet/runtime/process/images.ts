@@ -15,6 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink, realpath, rm, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Image, ImageFsInfo, ImageService } from '../interface.js';
 
@@ -149,17 +150,59 @@ async function findImageNames(imagesDir: string): Promise<string[]> {
   return names;
 }
 
+/**
+ * How long after its last change an image directory must have been read for
+ * the reading to be kept: the kernel stamps changes from a clock that
+ * advances a tick at a time (up to 10 ms), so an entry added within the tick
+ * of the reading may leave the stamps as they were.
+ */
+const SETTLED_MS = 50;
+
+/** What an image's reading depends on, as `stat` saw it: bin/ (its entries) and image.json. */
+function imageStamp(bin: Stats, config: Stats | undefined): string {
+  return [bin.ino, bin.mtimeMs, bin.ctimeMs, config?.ino, config?.mtimeMs, config?.ctimeMs, config?.size].join(':');
+}
+
 export class ProcessImageService implements ImageService {
+  /**
+   * The last reading of each image directory and the stamp it was taken at.
+   * Reading an image lstats every entry of bin/ (busybox has 268), and the
+   * kubelet asks twice per container start (imageStatus, then createContainer);
+   * two stats tell whether the last reading still holds. An entry rewritten in
+   * place, bin/ itself unchanged, keeps the old reading's size and id: builds
+   * replace the whole directory (busybox-image.ts, hello-image.ts).
+   */
+  private readonly readings = new Map<string, { readonly stamp: string; readonly image: ResolvedImage }>();
+
   constructor(private readonly imagesDir: string) {}
 
-  resolve(name: string): Promise<ResolvedImage | undefined> {
-    return readImage(this.imagesDir, name);
+  async resolve(name: string): Promise<ResolvedImage | undefined> {
+    const ref = parseImageReference(name);
+    if (!ref) return undefined;
+    const dir = imageDirectory(this.imagesDir, ref);
+    const [bin, config] = await Promise.all([
+      stat(join(dir, 'bin')).catch(() => undefined),
+      stat(join(dir, 'image.json')).catch(() => undefined),
+    ]);
+    if (bin === undefined || !bin.isDirectory()) {
+      this.readings.delete(dir);
+      return undefined;
+    }
+    const stamp = imageStamp(bin, config);
+    const last = this.readings.get(dir);
+    if (last !== undefined && last.stamp === stamp) return last.image;
+    const readAt = Date.now();
+    const image = await readImage(this.imagesDir, name);
+    const changedAt = Math.max(bin.mtimeMs, bin.ctimeMs, config?.mtimeMs ?? 0, config?.ctimeMs ?? 0);
+    if (image !== undefined && readAt - changedAt >= SETTLED_MS) this.readings.set(dir, { stamp, image });
+    else this.readings.delete(dir);
+    return image;
   }
 
   async listImages(): Promise<Image[]> {
     const byId = new Map<string, { resolved: ResolvedImage; tags: string[] }>();
     for (const name of await findImageNames(this.imagesDir)) {
-      const resolved = await readImage(this.imagesDir, name);
+      const resolved = await this.resolve(name);
       if (!resolved) continue;
       const entry = byId.get(resolved.id) ?? { resolved, tags: [] };
       entry.tags.push(resolved.name);
@@ -169,7 +212,7 @@ export class ProcessImageService implements ImageService {
   }
 
   async imageStatus(image: string): Promise<Image | undefined> {
-    const resolved = await readImage(this.imagesDir, image);
+    const resolved = await this.resolve(image);
     if (!resolved) return undefined;
     const real = await realpath(resolved.dir);
     const tags: string[] = [];
