@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { LIFELINE_ENV } from './supervisor.js';
+import { COMPONENT_V8_FLAGS_ENV, componentV8Flags, DEFAULT_COMPONENT_V8_FLAGS, LIFELINE_ENV } from './supervisor.js';
 
 const SUPERVISOR = fileURLToPath(new URL('./supervisor.js', import.meta.url));
 
@@ -37,5 +37,14 @@ describe('the lifeline of a supervised child', () => {
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     assert.equal(await new Promise((resolve) => child.on('exit', resolve)), 0);
     assert.equal(output.trim(), 'done');
+  });
+});
+
+describe('the V8 flags of the components', () => {
+  it('are the defaults unless the environment gives others, and none when it gives an empty list', () => {
+    assert.deepEqual(componentV8Flags({}), DEFAULT_COMPONENT_V8_FLAGS);
+    assert.deepEqual(DEFAULT_COMPONENT_V8_FLAGS, ['--interrupt-budget=1081344']);
+    assert.deepEqual(componentV8Flags({ [COMPONENT_V8_FLAGS_ENV]: '' }), []);
+    assert.deepEqual(componentV8Flags({ [COMPONENT_V8_FLAGS_ENV]: ' --max-opt=2   --stack-size=900 ' }), ['--max-opt=2', '--stack-size=900']);
   });
 });

@@ -19,6 +19,36 @@ import { fileURLToPath } from 'node:url';
 /** bin/k8ts.js of this installation. */
 const K8TS_BIN = fileURLToPath(new URL('../../../bin/k8ts.js', import.meta.url));
 
+/** V8's own interrupt budget: how much bytecode a function runs between two looks at whether to optimise it. */
+const V8_DEFAULT_INTERRUPT_BUDGET = 67_584;
+
+/** Replaces {@link DEFAULT_COMPONENT_V8_FLAGS} (whitespace-separated; empty for V8's defaults). */
+export const COMPONENT_V8_FLAGS_ENV = 'K8TS_COMPONENT_V8_FLAGS';
+
+/**
+ * The V8 flags every component runs with. V8 recompiles a function with
+ * TurboFan once it has run its interrupt budget of bytecode a few times over.
+ * The components' work comes in bursts of code paths that have not run
+ * before: thirty pods applied at once bring pod creates, bindings, status
+ * patches and events, each a few hundred times. At V8's budget they compile
+ * (and, as new shapes of objects come, recompile) those paths while the burst
+ * lasts: a third of the API server's CPU in a bench:journey run went to V8's
+ * helper threads, and single compiles took up to 200 ms. At 16 times the
+ * budget only the paths that keep running get optimised: bench:journey did
+ * the same work with about 8% less CPU (README, Performance). The price is a
+ * slower warm-up under sustained load: `k8ts apiserver` with this budget spent
+ * about 30% more CPU per create over its first 20 s of 64 concurrent creates.
+ * bench:api measures `k8ts apiserver` as started alone, with V8's defaults.
+ */
+export const DEFAULT_COMPONENT_V8_FLAGS: readonly string[] = [`--interrupt-budget=${16 * V8_DEFAULT_INTERRUPT_BUDGET}`];
+
+/** The V8 flags of the components: {@link COMPONENT_V8_FLAGS_ENV} when set, else the defaults. */
+export function componentV8Flags(env: NodeJS.ProcessEnv = process.env): string[] {
+  const given = env[COMPONENT_V8_FLAGS_ENV];
+  if (given === undefined) return [...DEFAULT_COMPONENT_V8_FLAGS];
+  return given.split(/\s+/).filter((flag) => flag !== '');
+}
+
 export interface ComponentSpec {
   readonly name: string;
   /** Arguments after `k8ts`, e.g. ['apiserver', '--secure-port', '6443']. */
@@ -61,7 +91,7 @@ export class Supervisor {
   }
 
   private spawn(spec: ComponentSpec, log: WriteStream): ChildProcess {
-    const child = spawn(process.execPath, ['--enable-source-maps', K8TS_BIN, ...spec.args], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...componentV8Flags(), K8TS_BIN, ...spec.args], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: { ...process.env, [LIFELINE_ENV]: String(LIFELINE_FD) },
     });

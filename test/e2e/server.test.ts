@@ -77,7 +77,10 @@ describe('k8ts server and k8ts store', () => {
       const first = Number(/^apiserver: started \(pid (\d+)\)$/m.exec(server.output())![1]);
       process.kill(first, 'SIGKILL');
       await server.waitForLine(/^apiserver: exited \(SIGKILL\); restarting in \d+ ms$/, 30_000);
-      await server.waitForLine(new RegExp(`^apiserver: started \\(pid (?!${first}\\))\\d+\\)$`), 30_000);
+      const again = await server.waitForLine(new RegExp(`^apiserver: started \\(pid (?!${first}\\))\\d+\\)$`), 30_000);
+      // A restarted component runs with the same V8 flags as the first (supervisor.ts, DEFAULT_COMPONENT_V8_FLAGS).
+      const argv = readFileSync(`/proc/${/pid (\d+)/.exec(again)![1]}/cmdline`, 'utf8').split('\0');
+      assert.ok(argv.includes('--interrupt-budget=1081344'), argv.join(' '));
       const kubectl = newKubectl('1.33', kubeconfig);
       // The restarted API server answers once it has opened the store again (as long as a first start may take).
       const deadline = Date.now() + 60_000;
