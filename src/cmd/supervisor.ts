@@ -34,8 +34,10 @@ export const COMPONENT_V8_FLAGS_ENV = 'K8TS_COMPONENT_V8_FLAGS';
  * (and, as new shapes of objects come, recompile) those paths while the burst
  * lasts: a third of the API server's CPU in a bench:journey run went to V8's
  * helper threads, and single compiles took up to 200 ms. At 16 times the
- * budget only the paths that keep running get optimised: bench:journey did
- * the same work with about 8% less CPU (README, Performance). The price is a
+ * budget only the paths that keep running get optimised: in eight interleaved
+ * pairs of bench:journey runs the API server spent 22% less CPU in the
+ * window, the kubelets 10% less and the machine about 5% less, for 2% off
+ * apply → all Ready (the apps' own start is most of it). The price is a
  * slower warm-up under sustained load: `k8ts apiserver` with this budget spent
  * about 30% more CPU per create over its first 20 s of 64 concurrent creates.
  * bench:api measures `k8ts apiserver` as started alone, with V8's defaults.
