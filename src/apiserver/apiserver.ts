@@ -34,7 +34,8 @@ import { ObjectStorage } from './registry/generic/object-storage.js';
 import { Registry } from './registry/registry.js';
 import { buildHandlerChain } from './server/chain.js';
 import type { Handler, RequestContext } from './server/context.js';
-import { listen, type Listener } from './server/listener.js';
+import type { Socket } from 'node:net';
+import { listen, type Listener, type ListenerOptions } from './server/listener.js';
 
 export interface ApiServerConfig {
   readonly storage: Storage;
@@ -43,6 +44,8 @@ export interface ApiServerConfig {
   readonly tls: { readonly cert: string; readonly key: string; readonly clientCA: string };
   readonly bindAddress: string;
   readonly securePort: number;
+  /** Where connections come from when several processes share the port (`--workers`); default: the port. */
+  readonly connections?: ListenerOptions['connections'];
   /** The address other components and the `kubernetes` Service use to reach this server. */
   readonly advertiseAddress: string;
   /** The first IP of `--service-cluster-ip-range`. */
@@ -70,6 +73,8 @@ export interface ApiServerConfig {
 export interface RunningApiServer {
   readonly port: number;
   readonly registry: Registry;
+  /** Serve a connection another process accepted (a `--workers` worker's share). */
+  accept(socket: Socket): void;
   /** Graceful shutdown: stop accepting, end watches, wait (up to the deadline) for requests in flight. */
   close(deadlineMs?: number): Promise<void>;
 }
@@ -181,7 +186,14 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     await chain(ctx);
   };
   listener = await listen(
-    { cert: config.tls.cert, key: config.tls.key, clientCA: config.tls.clientCA, host: config.bindAddress, port: config.securePort },
+    {
+      cert: config.tls.cert,
+      key: config.tls.key,
+      clientCA: config.tls.clientCA,
+      host: config.bindAddress,
+      port: config.securePort,
+      ...(config.connections !== undefined ? { connections: config.connections } : {}),
+    },
     tracked,
   );
   config.log.info({ port: listener.port }, 'serving securely');
@@ -189,6 +201,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
 
   return {
     port: running.port,
+    accept: (socket) => running.accept(socket),
     registry,
     close: async (deadlineMs = 10_000) => {
       shuttingDown = true;

@@ -4,6 +4,7 @@
  * without --etcd-servers it keeps the state in <data-dir>/db/state.db.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseGoDuration } from '../api/protobuf/go-values.js';
@@ -17,6 +18,7 @@ import { newLogger, type Logger } from '../machinery/logger.js';
 import { describeStorage, openStorage } from '../storage/open-storage.js';
 import { DEFAULT_NODE_IP, DEFAULT_SERVICE_CLUSTER_IP_RANGE, freePort, kubernetesServiceIP } from './network-defaults.js';
 import { ensureClusterPki } from './pki/cluster-pki.js';
+import { primaryStorage, serveHandedConnections, startWorkerPool, workerNumber, type WorkerPool } from './apiserver-workers.js';
 import { ensureServiceAccountKey } from './pki/service-account-key.js';
 import { addAuthenticationFlags, authenticationConfigFromFlags, type AuthenticationFlags } from './authentication-flags.js';
 import { addAuthorizationWebhookFlags, authorizationWebhookFromFlags, type AuthorizationWebhookFlags } from './authorization-webhook-flags.js';
@@ -46,6 +48,7 @@ interface ApiServerFlags extends StorageFlags, AuthenticationFlags, Authorizatio
   kubeletClientCertificate?: string;
   kubeletClientKey?: string;
   kubeletCertificateAuthority?: string;
+  workers: number;
 }
 
 export function apiserverCommand(): Command {
@@ -79,7 +82,12 @@ export function apiserverCommand(): Command {
     .addOption(new Option('--kubelet-client-certificate <path>', 'client certificate the API server presents to kubelets (logs, exec, attach, port-forward)'))
     .addOption(new Option('--kubelet-client-key <path>', 'key of --kubelet-client-certificate'))
     .addOption(new Option('--kubelet-certificate-authority <path>', 'CA that signs kubelet serving certificates (without it they are not checked, as upstream)'))
-    .addOption(new Option('--audit-log-format <format>', 'format of the audit log: json').default('json').choices(['json']));
+    .addOption(new Option('--audit-log-format <format>', 'format of the audit log: json').default('json').choices(['json']))
+    .addOption(
+      new Option('--workers <count>', 'API server processes sharing the port and the store (k8ts; each runs on its own core; see apiserver-workers.ts)')
+        .default(1)
+        .argParser(workerCount),
+    );
   addAuthenticationFlags(command);
   addAuthorizationWebhookFlags(command);
   return command.action(async (flags: ApiServerFlags) => runApiServer(flags));
@@ -95,6 +103,11 @@ function parseModesFlag(text: string): AuthorizationMode[] {
 
 function commaList(text: string): string[] {
   return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function workerCount(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 64) throw new InvalidArgumentError(`--workers must be a whole number from 1 to 64, not "${text}"`);
+  return Number(text);
 }
 
 function nonNegativeInt(flag: string): (text: string) => number {
@@ -148,7 +161,8 @@ function parseCompactionInterval(text: string): number {
 }
 
 async function runApiServer(flags: ApiServerFlags): Promise<void> {
-  const log = newLogger('apiserver');
+  const worker = workerNumber();
+  const log = newLogger(worker === undefined ? 'apiserver' : `apiserver-worker-${worker}`);
   const authorizationWebhook = authorizationWebhookFromFlags(flags, flags.authorizationMode);
   mkdirSync(flags.dataDir, { recursive: true });
   // Port 0: pick a free port now, so that the kubeconfigs written below name the real one.
@@ -185,8 +199,12 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
   const auditor = await auditorFromFlags(flags, log);
   if (auditor !== undefined) log.info({ path: flags.auditLogPath, policy: flags.auditPolicyFile }, 'auditing');
   const config = { ...storageConfigFromFlags(flags), compactIntervalMs: flags.etcdCompactionInterval };
-  log.info({ store: describeStorage(config) }, 'opening the store');
-  const storage = await openStorage(config);
+  // A worker on the embedded store reaches it through the primary, which holds the file.
+  const viaPrimary = worker !== undefined && config.etcdServers === undefined;
+  log.info({ store: describeStorage(config), ...(viaPrimary ? { through: 'the primary process' } : {}) }, 'opening the store');
+  const storage = viaPrimary ? primaryStorage() : await openStorage(config);
+  let pool: WorkerPool | undefined;
+  let stopWorker: () => void = () => {};
   const server = await startApiServer({
     storage,
     storagePrefix: flags.etcdPrefix,
@@ -204,9 +222,13 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     ...(auditor !== undefined ? { auditor } : {}),
     admission: { enable: flags.enableAdmissionPlugins, disable: flags.disableAdmissionPlugins },
     kubeletClient,
+    ...(worker !== undefined
+      ? { connections: 'handed' as const }
+      : flags.workers > 1
+        ? { connections: { route: (socket: Socket, serveHere: (socket: Socket) => void) => (pool === undefined ? serveHere(socket) : pool.route(socket, serveHere)) } }
+        : {}),
   });
-  process.stdout.write(`apiserver: serving on https://${flags.advertiseAddress}:${server.port}\n`);
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -214,10 +236,26 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    stopWorker = stop;
   });
+  if (worker !== undefined) {
+    serveHandedConnections((socket) => server.accept(socket), () => stopWorker())();
+  } else {
+    if (flags.workers > 1) {
+      // The workers run this command line again, on the port bound here.
+      const args = [process.argv[1]!, ...process.argv.slice(2), `--secure-port=${server.port}`];
+      pool = startWorkerPool({ count: flags.workers - 1, args, storage: config.etcdServers === undefined ? storage : undefined, log });
+    }
+    process.stdout.write(`apiserver: serving on https://${flags.advertiseAddress}:${server.port}\n`);
+  }
+  await stopped;
   log.info('shutting down');
+  // Workers first: their requests in flight still need the store this process holds.
+  await pool?.stop();
   await server.close();
   await auditor?.backend.close();
   await storage.close();
   process.stdout.write('apiserver: stopped\n');
+  // A worker's IPC channel would keep it running.
+  if (worker !== undefined) process.disconnect?.();
 }

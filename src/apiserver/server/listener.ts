@@ -7,7 +7,7 @@
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Handler, RequestContext } from './context.js';
 import { parseRequestInfo } from './request-info.js';
 
@@ -33,11 +33,20 @@ export interface ListenerOptions {
   readonly clientCA: string;
   readonly host: string;
   readonly port: number;
+  /**
+   * Where connections come from (`k8ts apiserver --workers`): 'port' (the
+   * default) accepts them here; a `route` function accepts them here too and
+   * decides who serves each: another process, or this one (`serveHere`);
+   * 'handed' binds no port, and connections arrive through {@link Listener.accept}.
+   */
+  readonly connections?: 'port' | 'handed' | { readonly route: (socket: Socket, serveHere: (socket: Socket) => void) => void };
 }
 
 export interface Listener {
   readonly server: Http2SecureServer;
   readonly port: number;
+  /** Serve a connection accepted by another process (a `--workers` worker gets its share from the primary). */
+  accept(socket: Socket): void;
   /** Stop accepting; resolves when every connection has closed (callers end watches first). */
   close(): Promise<void>;
   /** Close every connection: HTTP/2 sessions with GOAWAY, then any socket still open. */
@@ -72,13 +81,29 @@ export async function listen(options: ListenerOptions, handler: Handler): Promis
   // A broken client connection must never take the server down.
   server.on('sessionError', () => {});
   server.on('tlsClientError', () => {});
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
+  const source = options.connections ?? 'port';
+  // A connection taken from the port by this process, or handed over by the primary: TLS and HTTP/2 start here.
+  const accept = (socket: Socket): void => {
+    server.emit('connection', socket);
+    socket.resume();
+  };
+  let front: NetServer | Http2SecureServer | undefined;
+  if (source === 'port') front = server;
+  else if (source !== 'handed') {
+    const { route } = source;
+    // Paused until routed, so that no byte is read by a process that will not serve the connection.
+    front = createNetServer({ pauseOnConnect: true }, (socket) => route(socket, accept));
+  }
+  if (front !== undefined) {
+    const listening = front;
+    await new Promise<void>((resolve, reject) => {
+      listening.once('error', reject);
+      listening.listen(options.port, options.host, () => {
+        listening.off('error', reject);
+        resolve();
+      });
     });
-  });
+  }
   const sockets = new Set<import('node:tls').TLSSocket>();
   server.on('secureConnection', (socket: import('node:tls').TLSSocket) => {
     sockets.add(socket);
@@ -89,14 +114,28 @@ export async function listen(options: ListenerOptions, handler: Handler): Promis
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = front === undefined ? options.port : (front.address() as AddressInfo).port;
+  /** Resolves once no connection is open. */
+  const drained = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (sockets.size === 0) resolve();
+        else [...sockets][0]!.once('close', () => setImmediate(check));
+      };
+      check();
+    });
   return {
     server,
     port,
+    accept,
     close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-      }),
+      front === server
+        ? new Promise<void>((resolve) => {
+            server.close(() => resolve());
+          })
+        : // Not net.Server.close's callback: it counts the raw sockets it accepted, which TLS wrapped here or another
+          // process took over, and would wait for ever. This process's own connections are what it waits for.
+          (front?.close(), drained()),
     closeConnections: () => {
       for (const session of sessions) session.close();
       for (const socket of sockets) socket.destroy();

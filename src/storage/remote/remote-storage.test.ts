@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { isStorageError } from '../errors.js';
+import type { Storage } from '../interface.js';
+import { openSqliteStorage } from '../sqlite/sqlite-storage.js';
+import { runStorageConformance, takeEvents } from '../testing/conformance.js';
+import { encodeFrame, FrameReader, type Frame } from './frames.js';
+import { RemoteStorage } from './remote-storage.js';
+import { serveStorage } from './storage-server.js';
+
+const enc = (s: string): Uint8Array => Buffer.from(s, 'utf8');
+const dec = (b: Uint8Array): string => Buffer.from(b).toString('utf8');
+
+const dirs: string[] = [];
+after(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+interface Served {
+  readonly remote: RemoteStorage;
+  readonly store: Storage;
+  readonly server: Server;
+  readonly serverSockets: Socket[];
+}
+
+/** A sqlite store served on a unix socket in a fresh directory, and a RemoteStorage connected to it. */
+async function servedStore(): Promise<Served> {
+  const dir = await mkdtemp(join(tmpdir(), 'k8ts-remote-'));
+  dirs.push(dir);
+  const store = openSqliteStorage({ path: join(dir, 'state.db'), compactIntervalMs: 0 });
+  const serverSockets: Socket[] = [];
+  const server = createServer((socket) => {
+    serverSockets.push(socket);
+    serveStorage(store, socket);
+  });
+  const path = join(dir, 'store.sock');
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  const socket = connect(path);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  return { remote: new RemoteStorage(socket), store, server, serverSockets };
+}
+
+/** Close the client, then the server and the store behind it. */
+async function shut(s: Served): Promise<void> {
+  await s.remote.close();
+  for (const socket of s.serverSockets) socket.destroy();
+  await new Promise<void>((resolve) => s.server.close(() => resolve()));
+  await s.store.close();
+}
+
+// Every rule of the Storage interface holds through the socket as it holds in-process.
+runStorageConformance('remote (sqlite over a unix socket)', async () => {
+  const s = await servedStore();
+  const close = s.remote.close.bind(s.remote);
+  s.remote.close = async () => {
+    await close();
+    for (const socket of s.serverSockets) socket.destroy();
+    await new Promise<void>((resolve) => s.server.close(() => resolve()));
+    await s.store.close();
+  };
+  return s.remote;
+});
+
+describe('remote storage', () => {
+  it('carries a Conflict with the current value, as the store gave it', async () => {
+    const s = await servedStore();
+    try {
+      const kv = await s.remote.create('/r/a', enc('one'));
+      await s.remote.update('/r/a', enc('two'), kv.modRevision);
+      await assert.rejects(s.remote.update('/r/a', enc('three'), kv.modRevision), (e: unknown) => {
+        assert.ok(isStorageError(e, 'Conflict'));
+        assert.equal(dec(e.current!.value), 'two');
+        assert.equal(e.current!.modRevision, kv.modRevision + 1);
+        return true;
+      });
+    } finally {
+      await shut(s);
+    }
+  });
+
+  it('fails pending calls and running watches with Unavailable when the connection drops, and refuses later calls', async () => {
+    const s = await servedStore();
+    try {
+      const rev = await s.remote.currentRevision();
+      const watch = s.remote.watch('/drop/', rev);
+      await s.remote.create('/drop/a', enc('a'));
+      assert.equal((await takeEvents(watch, 1)).length, 1);
+      for (const socket of s.serverSockets) socket.destroy();
+      const iterator = watch[Symbol.asyncIterator]();
+      await assert.rejects(iterator.next(), (e: unknown) => isStorageError(e, 'Unavailable'));
+      await assert.rejects(s.remote.get('/drop/a'), (e: unknown) => isStorageError(e, 'Unavailable'));
+      const late = s.remote.watch('/drop/', rev)[Symbol.asyncIterator]();
+      await assert.rejects(late.next(), (e: unknown) => isStorageError(e, 'Unavailable'));
+    } finally {
+      await shut(s);
+    }
+  });
+
+  it('keeps values it hands out apart from the socket reads they came in (a kept value pins no read buffer)', async () => {
+    const s = await servedStore();
+    try {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => s.remote.create(`/pin/k${i}`, enc(`value-${i}`))));
+      const list = await s.remote.list('/pin/');
+      assert.equal(list.items.length, 50);
+      for (const kv of list.items) assert.equal(kv.value.buffer.byteLength, kv.value.byteLength);
+    } finally {
+      await shut(s);
+    }
+  });
+});
+
+describe('frames', () => {
+  it('splits frames that arrive a byte at a time, and several frames in one read', () => {
+    const frames: Frame[] = [];
+    const reader = new FrameReader((f) => frames.push(f));
+    const one = Buffer.concat(encodeFrame({ id: 1 }, [enc('abc'), enc('')]));
+    const two = Buffer.concat(encodeFrame({ id: 2, op: 'x' }));
+    for (const byte of one) reader.push(Buffer.from([byte]));
+    reader.push(Buffer.concat([two, one]));
+    assert.deepEqual(
+      frames.map((f) => [f.header.id, f.blobs.map(dec)]),
+      [
+        [1, ['abc', '']],
+        [2, []],
+        [1, ['abc', '']],
+      ],
+    );
+  });
+});
