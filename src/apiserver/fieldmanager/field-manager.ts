@@ -20,6 +20,7 @@ import {
 } from './managed-fields.js';
 import type { TypeRef, TypeSchema } from './schema.js';
 import { cloneJson } from './json-clone.js';
+import { createdFieldSet } from './created-fields.js';
 import { shallowCopy } from './value-structs.js';
 import { compare, compareCompleted, ensureNamedFieldsAreMembers, equalValues, merge, removeItems, toFieldSet, validateConfiguration } from './typed.js';
 
@@ -190,10 +191,13 @@ export class FieldManager {
   /** Record an Update by `manager` from `live` to `next` (upstream's managedFieldsUpdater, stripMeta and capManagers). */
   private trackUpdate(live: JsonObject, next: JsonObject, managed: Managed, manager: string): Managed {
     const { apiVersion, subresource } = this.config;
-    const liveCopy = withoutManagedFields(live);
     const nextCopy = withoutManagedFields(next);
-    const comparison = this.updateOwners(liveCopy, nextCopy, managed, SELF, true);
-    const own = comparison.modified.union(comparison.added).recursiveDifference(this.config.resetFields).difference(STRIPPED);
+    // Over nothing (a create, the first apply's "before-first-apply"), nobody loses a field: the fields of `next` are the entry.
+    let own = managed.size === 0 && !hasKeys(live) ? createdFieldSet(this.config.schema, nextCopy, this.config.type, this.config.resetFields, STRIPPED) : undefined;
+    if (own === undefined) {
+      const comparison = this.updateOwners(withoutManagedFields(live), nextCopy, managed, SELF, true);
+      own = comparison.modified.union(comparison.added).recursiveDifference(this.config.resetFields).difference(STRIPPED);
+    }
     const id = identity(manager, 'Update', apiVersion, subresource);
     const key = identityKey(id);
     if (!own.empty()) {
@@ -364,6 +368,11 @@ function withoutManagedFields(o: JsonObject): JsonObject {
   const out = shallowCopy(o);
   out.metadata = own;
   return out;
+}
+
+function hasKeys(o: JsonObject): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 function metadataOf(o: JsonObject): JsonObject {

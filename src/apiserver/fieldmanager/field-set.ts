@@ -83,6 +83,28 @@ export class FieldSet {
     }
   }
 
+  /**
+   * The set of a FieldsV1 object written in canonical form by this module's
+   * own code (see created-fields.ts): read lazily and encoded back as it is,
+   * without the checks fromFieldsV1 makes of what comes from outside.
+   */
+  static fromOwnFieldsV1(fields: FieldsV1): FieldSet {
+    const out = new FieldSet();
+    out.pending = fields;
+    out.encoding = fields;
+    return out;
+  }
+
+  /** Whether the element of FieldsV1 key `key` ends a path at this node. */
+  hasMemberKey(key: string): boolean {
+    return this.members.has(key);
+  }
+
+  /** The subtree under the element of FieldsV1 key `key`, if any. */
+  childByKey(key: string): FieldSet | undefined {
+    return this.children.get(key)?.set;
+  }
+
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
     for (const p of paths) s.insert(p);

@@ -119,7 +119,7 @@ export function goJson(value: JsonValue): string {
 const fieldKeys = new Map<string, string>();
 const MAX_FIELD_KEYS = 20_000;
 
-function fieldKey(name: string): string {
+export function fieldKey(name: string): string {
   let k = fieldKeys.get(name);
   if (k === undefined) {
     if (fieldKeys.size >= MAX_FIELD_KEYS) fieldKeys.clear();

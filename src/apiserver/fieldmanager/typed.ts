@@ -16,7 +16,7 @@ const isMap = (v: JsonValue | undefined): v is JsonObject => v !== null && v !==
 const isList = (v: JsonValue | undefined): v is JsonValue[] => Array.isArray(v);
 
 /** The part of an atom a value uses (a deduced type can be a scalar, a list or a map). */
-function deduce(atom: Atom, v: JsonValue | undefined): 'scalar' | 'list' | 'map' {
+export function deduce(atom: Atom, v: JsonValue | undefined): 'scalar' | 'list' | 'map' {
   if (isMap(v) && atom.map !== undefined) return 'map';
   if (isList(v) && atom.list !== undefined) return 'list';
   if (v !== undefined && v !== null && !isMap(v) && !isList(v) && atom.scalar === true) return 'scalar';
@@ -30,7 +30,7 @@ export function fieldType(map: MapType, name: string): TypeRef | undefined {
   return map.fields.get(name) ?? map.element;
 }
 
-const DEDUCED: TypeRef = { named: '__untyped_deduced_' };
+export const DEDUCED: TypeRef = { named: '__untyped_deduced_' };
 
 /** The path element of one item of an associative list: its key fields, or its value for a set. */
 export function listItemElement(schema: TypeSchema, list: ListType, item: JsonValue): PathElement {
@@ -46,16 +46,17 @@ export function listItemElement(schema: TypeSchema, list: ListType, item: JsonVa
     if (isPrimitive(v)) return remembered(list, v, () => keyElement([[name, v]]));
   }
   const fields: Array<[string, JsonValue]> = [];
+  let primitive = true;
   for (const k of list.keys) {
-    const v = item[k];
-    if (v !== undefined) fields.push([k, v]);
-    else {
-      const d = schema.keyDefault(list.element, k);
-      if (d === undefined) throw new TypedError(`associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
-      fields.push([k, d]);
+    let v = item[k];
+    if (v === undefined) {
+      v = schema.keyDefault(list.element, k);
+      if (v === undefined) throw new TypedError(`associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
     }
+    if (!isPrimitive(v)) primitive = false;
+    fields.push([k, v]);
   }
-  return keyElement(fields);
+  return primitive ? rememberedTuple(list, fields) : keyElement(fields);
 }
 
 const isPrimitive = (v: JsonValue | undefined): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
@@ -79,6 +80,41 @@ function remembered(list: ListType, v: string | number | boolean, make: () => Pa
     if (byValue.size >= MAX_ITEM_ELEMENTS) byValue.clear();
     e = make();
     byValue.set(v, e);
+  }
+  return e;
+}
+
+/**
+ * The elements of the items of each list with several keys whose values are
+ * all primitive (a container's ports: containerPort and protocol), as
+ * remembered() keeps those of one key: by the values in key order, one map
+ * level per key. Bounded likewise.
+ */
+const tupleElements = new WeakMap<ListType, { root: Map<string | number | boolean, unknown>; size: number }>();
+
+function rememberedTuple(list: ListType, fields: Array<[string, JsonValue]>): PathElement {
+  let kept = tupleElements.get(list);
+  if (kept === undefined || kept.size >= MAX_ITEM_ELEMENTS) {
+    kept = { root: new Map(), size: 0 };
+    tupleElements.set(list, kept);
+  }
+  let level = kept.root;
+  const last = fields.length - 1;
+  for (let i = 0; i < last; i++) {
+    const v = fields[i]![1] as string | number | boolean;
+    let next = level.get(v) as Map<string | number | boolean, unknown> | undefined;
+    if (next === undefined) {
+      next = new Map();
+      level.set(v, next);
+    }
+    level = next;
+  }
+  const v = fields[last]![1] as string | number | boolean;
+  let e = level.get(v) as PathElement | undefined;
+  if (e === undefined) {
+    e = keyElement(fields);
+    level.set(v, e);
+    kept.size++;
   }
   return e;
 }
@@ -191,7 +227,7 @@ export function compareCompleted(schema: TypeSchema, lhs: JsonObject, rhs: JsonO
 /** The completion of an object (withValueStructs at depth 0), and of list items at each depth. */
 const ROOT_SCOPE: FieldScope = { struct: 0, items: -1 };
 const itemScopes: FieldScope[] = [];
-const itemScope = (depth: number): FieldScope => (itemScopes[depth] ??= { struct: depth, items: -1 });
+export const itemScope = (depth: number): FieldScope => (itemScopes[depth] ??= { struct: depth, items: -1 });
 
 /** One comparison: the walk keeps the current path on a stack, which the sets copy their elements from. */
 class Comparer {
@@ -453,6 +489,11 @@ function checkItems(schema: TypeSchema, v: JsonValue, t: TypeRef): void {
     case 'list': {
       const list = atom.list!;
       if (list.relationship === 'atomic' || !isList(v) || v.length === 0) return;
+      if (v.length === 1) {
+        listItemElement(schema, list, v[0]!);
+        checkItems(schema, v[0]!, list.element);
+        return;
+      }
       // As lists(): every item's element first (the left side's, then the same again on the right), then the items with a unique key.
       const counts = new Map<string, number>();
       const keys: string[] = [];

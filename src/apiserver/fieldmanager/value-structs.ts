@@ -13,10 +13,10 @@ type JsonObject = { [key: string]: JsonValue };
 
 const VALUE_STRUCT = /\.(ObjectMeta|PodTemplateSpec|DeploymentStrategy|DaemonSetUpdateStrategy|StatefulSetUpdateStrategy|ResourceRequirements|JobTemplateSpec|[A-Za-z]*Spec|[A-Za-z]*Status)$/;
 
-const MAX_DEPTH = 12;
+export const MAX_DEPTH = 12;
 
 /** One field of a map type that the completion may touch. */
-interface FieldPlan {
+export interface FieldPlan {
   readonly name: string;
   readonly ref: TypeRef;
   /** A struct held by value: filled in when absent, completed when present. */
@@ -116,6 +116,18 @@ export function completeLevel(schema: TypeSchema, value: JsonObject, type: TypeR
   return out ?? value;
 }
 
+/** The plan of field `name` of a (non-atomic) map type: undefined when completion never touches it. */
+export function fieldPlan(schema: TypeSchema, map: MapType, name: string): FieldPlan | undefined {
+  if (!plans.has(map)) planOf(schema, map);
+  return plansByName.get(map)!.get(name);
+}
+
+/** The fields completeLevel fills in when absent (value structs, nil-when-absent fields) of a map type. */
+export function fillFields(schema: TypeSchema, map: MapType): readonly FieldPlan[] {
+  if (!plans.has(map)) planOf(schema, map);
+  return fillPlans.get(map)!;
+}
+
 /** Where completion goes on below a field of a level completed at `depth`: the depth of its struct and of its list's items (-1: none). */
 export interface FieldScope {
   readonly struct: number;
@@ -130,8 +142,12 @@ export function fieldScope(schema: TypeSchema, type: TypeRef, name: string, dept
   const map = schema.resolve(type).map;
   if (map === undefined || map.relationship === 'atomic') return NO_SCOPE;
   if (!plans.has(map)) planOf(schema, map);
-  const f = plansByName.get(map)!.get(name);
-  if (f === undefined) return NO_SCOPE;
+  return planScope(plansByName.get(map)!.get(name), depth);
+}
+
+/** fieldScope of a field of a non-atomic map type, from its plan (fieldPlan). */
+export function planScope(f: FieldPlan | undefined, depth: number): FieldScope {
+  if (f === undefined || depth > MAX_DEPTH) return NO_SCOPE;
   const struct = f.valueStruct ? 1 : 0;
   const items = f.listElement !== undefined ? 1 : 0;
   if (struct === 0 && items === 0) return NO_SCOPE;

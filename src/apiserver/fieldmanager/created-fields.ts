@@ -1,0 +1,289 @@
+/**
+ * The fields a write records when there was nothing before it (a create: no
+ * live object and no entries; the "before-first-apply" entry of a first
+ * apply), written straight as the FieldsV1 object in one walk of the new
+ * object.
+ *
+ * The general way (trackUpdate) compares the object with an empty one, both
+ * completed with their value structs (see value-structs.ts), builds the
+ * added and modified sets, takes the reset and stripped fields out and
+ * encodes the rest. Against an empty object that comparison comes down to
+ * this: below a value struct, a field that completion fills in (a value
+ * struct, a nil-when-absent field) is compared with its filled-in value, and
+ * every other field is added whole. This walk follows those rules and writes
+ * each node's keys in FieldsV1 order as it goes, with no set, no path stack
+ * and no comparison. Where the comparison does something it does not model
+ * (a value struct holding something other than an object, completion deeper
+ * than MAX_DEPTH) or any error arises, it declines (undefined) and the
+ * caller takes the general way, which decides as before.
+ */
+import { compareElements, compareStrings, FieldSet, serializeElement, type FieldsV1, type JsonValue, type PathElement } from './field-set.js';
+import { fieldInfo } from './field-info.js';
+import type { ListType, MapType, TypeRef, TypeSchema } from './schema.js';
+import { deduce, itemScope, listItemElement } from './typed.js';
+import { emptyStruct, fillFields, MAX_DEPTH, NO_SCOPE, planScope, type FieldScope } from './value-structs.js';
+
+type JsonObject = { [key: string]: JsonValue };
+
+/** Thrown (one object, no stack to build) where the walk declines. */
+const DECLINE = Object.freeze({ decline: true });
+
+const isMap = (v: JsonValue | undefined): v is JsonObject => v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
+const isList = (v: JsonValue | undefined): v is JsonValue[] => Array.isArray(v);
+
+/**
+ * What trackUpdate records for a write of `value` (of `type`) over nothing:
+ * (added ∪ modified).recursiveDifference(cut).difference(drop), as a set
+ * that encodes to the FieldsV1 written here. Undefined: take the general way.
+ */
+export function createdFieldSet(schema: TypeSchema, value: JsonObject, type: TypeRef, cut: FieldSet, drop: FieldSet): FieldSet | undefined {
+  try {
+    const v1 = compared(schema, value, type, 0, cut.empty() ? undefined : cut, drop.empty() ? undefined : drop);
+    return FieldSet.fromOwnFieldsV1(v1 ?? {});
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The entries of a value struct at completion depth `depth` compared with its
+ * filled-in empty value: a field completion fills in counts only where it
+ * differs from its filled-in value; the node is no member itself.
+ * Undefined when nothing is left.
+ */
+function compared(schema: TypeSchema, r: JsonObject, t: TypeRef, depth: number, cut: FieldSet | undefined, drop: FieldSet | undefined): FieldsV1 | undefined {
+  if (depth > MAX_DEPTH) throw DECLINE;
+  const map = schema.resolve(t).map;
+  if (map === undefined || map.relationship === 'atomic') throw DECLINE;
+  const names = sortedNames(r, undefined);
+  let out: FieldsV1 | undefined;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const { key, type, plan } = fieldInfo(schema, map, name);
+    if (cut?.hasMemberKey(key) === true) continue;
+    const childCut = cut?.childByKey(key);
+    const childDrop = drop?.childByKey(key);
+    const member = drop?.hasMemberKey(key) !== true;
+    const v = r[name];
+    let entry: FieldsV1 | undefined;
+    if (plan?.valueStruct === true) {
+      // Absent (or undefined): filled in alike on both sides, the same.
+      if (v === undefined) continue;
+      if (!isMap(v)) throw DECLINE;
+      entry = compared(schema, v, plan.ref, depth + 1, childCut, childDrop);
+    } else if (plan?.nilWhenAbsent === true) {
+      if (v === undefined || v === null) continue;
+      entry = nilField(schema, v, plan.ref, planScope(plan, depth), childCut, childDrop, member);
+    } else {
+      entry = added(schema, v, type, planScope(plan, depth), childCut, childDrop, member);
+    }
+    if (entry !== undefined) (out ??= {})[key] = entry;
+  }
+  return out;
+}
+
+/**
+ * A field completion fills in with null (a nil slice or map), set to `v`:
+ * a list with items or a map with entries holds added entries and is no
+ * member itself; anything else is a leaf that differs from null (modified).
+ */
+function nilField(
+  schema: TypeSchema,
+  v: JsonValue,
+  t: TypeRef,
+  scope: FieldScope,
+  cut: FieldSet | undefined,
+  drop: FieldSet | undefined,
+  member: boolean,
+): FieldsV1 | undefined {
+  const atom = schema.resolve(t);
+  if (atom.scalar === true || (atom.map !== undefined) === (atom.list !== undefined)) throw DECLINE;
+  const map = atom.map;
+  if (map !== undefined) {
+    if (map.relationship !== 'atomic' && isMap(v) && hasKeys(v)) return mapEntries(schema, v, map, NO_SCOPE, cut, drop, false);
+  } else {
+    const list = atom.list!;
+    if (list.relationship !== 'atomic' && isList(v) && v.length > 0) return items(schema, v, list, scope.items, cut, drop, false);
+  }
+  return member ? {} : undefined;
+}
+
+/** A value only the new object has: every path in it added, its own included (`member`, unless dropped). */
+function added(
+  schema: TypeSchema,
+  r: JsonValue | undefined,
+  t: TypeRef,
+  scope: FieldScope,
+  cut: FieldSet | undefined,
+  drop: FieldSet | undefined,
+  member: boolean,
+): FieldsV1 | undefined {
+  const atom = schema.resolve(t);
+  let entry: FieldsV1 | undefined;
+  switch (deduce(atom, r)) {
+    case 'list': {
+      const list = atom.list!;
+      if (list.relationship !== 'atomic' && isList(r) && r.length > 0) entry = items(schema, r, list, scope.items, cut, drop, member);
+      break;
+    }
+    case 'map': {
+      const map = atom.map!;
+      if (map.relationship === 'atomic' || !isMap(r)) break;
+      // Completion (as completeLevel) adds the absent value structs and nil fields: they are entries too.
+      const complete = scope.struct >= 0 && scope.struct <= MAX_DEPTH;
+      if (hasKeys(r) || (complete && fillFields(schema, map).length > 0)) entry = mapEntries(schema, r, map, complete ? scope : NO_SCOPE, cut, drop, member);
+    }
+  }
+  return entry ?? (member ? {} : undefined);
+}
+
+/**
+ * The entries of a map's fields, all added (completed as completeLevel
+ * completes a map at scope.struct when that is not -1); with '.' first when
+ * the map is a member itself.
+ */
+function mapEntries(
+  schema: TypeSchema,
+  r: JsonObject,
+  map: MapType,
+  scope: FieldScope,
+  cut: FieldSet | undefined,
+  drop: FieldSet | undefined,
+  member: boolean,
+): FieldsV1 | undefined {
+  const depth = scope.struct;
+  const fills = depth >= 0 ? fillFields(schema, map) : undefined;
+  const names = sortedNames(r, fills);
+  let out: FieldsV1 | undefined;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const { key, type, plan } = fieldInfo(schema, map, name);
+    if (cut?.hasMemberKey(key) === true) continue;
+    let v = r[name];
+    if (v === undefined && fills !== undefined) {
+      if (plan?.valueStruct === true) v = emptyStruct(schema, plan.ref, depth + 1);
+      else if (plan?.nilWhenAbsent === true) v = null;
+    }
+    const entry = added(
+      schema,
+      v,
+      type,
+      depth >= 0 ? planScope(plan, depth) : NO_SCOPE,
+      cut?.childByKey(key),
+      drop?.childByKey(key),
+      drop?.hasMemberKey(key) !== true,
+    );
+    if (entry !== undefined) (out ??= member ? ({ '.': {} } as FieldsV1) : {})[key] = entry;
+  }
+  return out;
+}
+
+/**
+ * The entries of a list's items, all added: an item whose key more than one
+ * item has is an entry itself only (the first of them), as lists() records
+ * it. In upstream's element order, ties kept in the order the general
+ * encoder sees them (entries with children first).
+ */
+function items(
+  schema: TypeSchema,
+  r: JsonValue[],
+  list: ListType,
+  itemsDepth: number,
+  cut: FieldSet | undefined,
+  drop: FieldSet | undefined,
+  member: boolean,
+): FieldsV1 | undefined {
+  const scope = itemsDepth >= 0 ? itemScope(itemsDepth) : NO_SCOPE;
+  const n = r.length;
+  const elements: PathElement[] = new Array<PathElement>(n);
+  const keys: string[] = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const e = listItemElement(schema, list, r[i]!);
+    elements[i] = e;
+    keys[i] = serializeElement(e);
+  }
+  let counts: Map<string, number> | undefined;
+  if (n > 1) {
+    counts = new Map();
+    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+    if (counts.size === n) counts = undefined;
+  }
+  // Each distinct key once: its entry, and whether it has children (for the order of ties).
+  const order: number[] = [];
+  const entries: Array<FieldsV1 | undefined> = new Array<FieldsV1 | undefined>(n);
+  let done: Set<string> | undefined;
+  for (let i = 0; i < n; i++) {
+    const k = keys[i]!;
+    if (counts !== undefined) {
+      if (done?.has(k) === true) continue;
+      (done ??= new Set()).add(k);
+    }
+    if (cut?.hasMemberKey(k) === true) continue;
+    const itemMember = drop?.hasMemberKey(k) !== true;
+    const entry =
+      counts === undefined || counts.get(k) === 1
+        ? added(schema, r[i], list.element, scope, cut?.childByKey(k), drop?.childByKey(k), itemMember)
+        : itemMember
+          ? {}
+          : undefined;
+    if (entry === undefined) continue;
+    entries[i] = entry;
+    order.push(i);
+  }
+  if (order.length === 0) return undefined;
+  sortItems(order, elements, entries);
+  const out: FieldsV1 = member ? { '.': {} } : {};
+  for (const i of order) out[keys[i]!] = entries[i]!;
+  return out;
+}
+
+const hasChildren = (e: FieldsV1 | undefined): boolean => e !== undefined && hasKeys(e);
+
+/** Sort item indexes in element order, stably from children-first order (as FieldSet's emit). */
+function sortItems(order: number[], elements: readonly PathElement[], entries: ReadonlyArray<FieldsV1 | undefined>): void {
+  if (order.length < 2) return;
+  const withChildren = order.filter((i) => hasChildren(entries[i]));
+  if (withChildren.length !== 0 && withChildren.length !== order.length) {
+    const leaves = order.filter((i) => !hasChildren(entries[i]));
+    order.length = 0;
+    order.push(...withChildren, ...leaves);
+  }
+  const cmp = (a: number, b: number): number => compareElements(elements[a]!, elements[b]!);
+  if (order.length > 16) {
+    order.sort(cmp); // stable
+    return;
+  }
+  for (let i = 1; i < order.length; i++) {
+    const x = order[i]!;
+    let j = i - 1;
+    while (j >= 0 && cmp(order[j]!, x) > 0) {
+      order[j + 1] = order[j]!;
+      j--;
+    }
+    order[j + 1] = x;
+  }
+}
+
+/** The own keys of `r` and the names of `fills` it lacks, in field-name order (Go's string order). */
+function sortedNames(r: JsonObject, fills: ReadonlyArray<{ readonly name: string }> | undefined): string[] {
+  const names: string[] = [];
+  for (const k in r) names.push(k);
+  if (fills !== undefined) for (const f of fills) if (!Object.hasOwn(r, f.name)) names.push(f.name);
+  const n = names.length;
+  if (n > 16) return names.sort(compareStrings);
+  for (let i = 1; i < n; i++) {
+    const x = names[i]!;
+    let j = i - 1;
+    while (j >= 0 && compareStrings(names[j]!, x) > 0) {
+      names[j + 1] = names[j]!;
+      j--;
+    }
+    names[j + 1] = x;
+  }
+  return names;
+}
+
+function hasKeys(m: object): boolean {
+  for (const _ in m) return true;
+  return false;
+}
