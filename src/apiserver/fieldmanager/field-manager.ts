@@ -65,12 +65,12 @@ export class FieldManager {
    * UpdateNoErrors: should tracking fail, the live object's entries stay.
    */
   update(live: JsonObject | undefined, next: JsonObject, manager: string): JsonObject {
-    const result = withOwnMetadata(next);
+    // The result's metadata is built without managedFields rather than deleting it (which would slow every later read of the object).
+    const result = withOwnMetadataWithoutManagedFields(next);
     const meta = metadataOf(result);
     const order = keyOrder(next, live);
     try {
       let managed = this.managedForUpdate(live, next);
-      delete meta.managedFields;
       if (managed.size === 0 && live !== undefined && hasUid(live)) return result; // untracked objects stay untracked
       managed = this.trackUpdate(live ?? {}, result, managed, manager);
       setManagedFields(result, managed, order);
@@ -343,6 +343,27 @@ function withOwnMetadata(o: JsonObject): JsonObject {
   return out;
 }
 
+/** A shallow copy with a metadata of its own that leaves managedFields out ({} when `o` has no metadata object). */
+function withOwnMetadataWithoutManagedFields(o: JsonObject): JsonObject {
+  const out = shallowCopy(o);
+  out.metadata = isObject(o.metadata) ? copyWithoutManagedFields(o.metadata) : {};
+  return out;
+}
+
+function copyWithoutManagedFields(meta: JsonObject): JsonObject {
+  if (!Object.hasOwn(meta, 'managedFields')) return shallowCopy(meta);
+  let own: JsonObject;
+  if (Object.hasOwn(meta, '__proto__')) {
+    // An assignment would set the prototype: the slow way, which defines the key.
+    own = { ...meta };
+    delete own.managedFields;
+  } else {
+    own = {};
+    for (const k in meta) if (k !== 'managedFields') own[k] = meta[k]!;
+  }
+  return own;
+}
+
 /**
  * The object without metadata.managedFields, for a walk: `o` itself when it
  * has none, else a shallow copy with a metadata of its own (built without
@@ -356,17 +377,8 @@ function withoutManagedFields(o: JsonObject): JsonObject {
     return out;
   }
   if (!Object.hasOwn(meta, 'managedFields')) return o;
-  let own: JsonObject;
-  if (Object.hasOwn(meta, '__proto__')) {
-    // An assignment would set the prototype: the slow way, which defines the key.
-    own = { ...meta };
-    delete own.managedFields;
-  } else {
-    own = {};
-    for (const k in meta) if (k !== 'managedFields') own[k] = meta[k]!;
-  }
   const out = shallowCopy(o);
-  out.metadata = own;
+  out.metadata = copyWithoutManagedFields(meta);
   return out;
 }
 

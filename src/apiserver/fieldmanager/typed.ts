@@ -6,7 +6,8 @@
  */
 import { FieldSet, fieldElement, keyElement, pathString, serializeElement, type JsonValue, type Path, type PathElement } from './field-set.js';
 import type { Atom, ListType, MapType, ScalarType, TypeRef, TypeSchema } from './schema.js';
-import { completeLevel, completeListItems, fieldScope, NO_SCOPE, type FieldScope } from './value-structs.js';
+import { completeLevel, completeListItems, NO_SCOPE, planScope, type FieldScope } from './value-structs.js';
+import { DEDUCED, fieldInfo } from './field-info.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -30,7 +31,7 @@ export function fieldType(map: MapType, name: string): TypeRef | undefined {
   return map.fields.get(name) ?? map.element;
 }
 
-export const DEDUCED: TypeRef = { named: '__untyped_deduced_' };
+export { DEDUCED };
 
 /** The path element of one item of an associative list: its key fields, or its value for a set. */
 export function listItemElement(schema: TypeSchema, list: ListType, item: JsonValue): PathElement {
@@ -308,7 +309,10 @@ class Comparer {
           // A map with keys adds a path for each: the node below `e` is never left empty.
           const node = parent === undefined ? this.added : parent.childFor(e!);
           const depth = scope.struct;
-          for (const k in r) this.addedUnder(node, fieldElement(k), r[k], fieldType(map, k) ?? DEDUCED, depth >= 0 ? fieldScope(schema, t, k, depth) : NO_SCOPE);
+          for (const k in r) {
+            const info = fieldInfo(schema, map, k);
+            this.addedUnder(node, info.element, r[k], info.type, depth >= 0 ? planScope(info.plan, depth) : NO_SCOPE);
+          }
         }
       }
     }
@@ -370,20 +374,23 @@ class Comparer {
     }
     const path = this.path;
     const depth = scope.struct;
+    // (fieldInfo gives fieldType(map, k) ?? DEDUCED, and fieldScope's plan of k in this non-atomic map.)
     if (lm !== undefined) {
       for (const k in lm) {
-        path.push(fieldElement(k));
-        const fieldScopeOf = depth >= 0 ? fieldScope(this.schema, t, k, depth) : NO_SCOPE;
-        this.walk(lm[k], rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined, fieldType(map, k) ?? DEDUCED, true, fieldScopeOf);
+        const info = fieldInfo(this.schema, map, k);
+        path.push(info.element);
+        const fieldScopeOf = depth >= 0 ? planScope(info.plan, depth) : NO_SCOPE;
+        this.walk(lm[k], rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined, info.type, true, fieldScopeOf);
         path.pop();
       }
     }
     if (rm !== undefined) {
       for (const k in rm) {
         if (lm !== undefined && Object.hasOwn(lm, k)) continue;
-        path.push(fieldElement(k));
-        const fieldScopeOf = depth >= 0 ? fieldScope(this.schema, t, k, depth) : NO_SCOPE;
-        this.walk(undefined, rm[k], fieldType(map, k) ?? DEDUCED, true, fieldScopeOf);
+        const info = fieldInfo(this.schema, map, k);
+        path.push(info.element);
+        const fieldScopeOf = depth >= 0 ? planScope(info.plan, depth) : NO_SCOPE;
+        this.walk(undefined, rm[k], info.type, true, fieldScopeOf);
         path.pop();
       }
     }
