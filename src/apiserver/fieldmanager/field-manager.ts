@@ -304,6 +304,7 @@ function gvkString(apiVersion: unknown, kind: unknown): string {
 
 /** Merge the oldest Update entries (by time) into one "ancient-changes" entry per apiVersion, keeping at most MAX_UPDATE_MANAGERS. */
 export function capUpdateManagers(managed: Managed, max = MAX_UPDATE_MANAGERS): Managed {
+  if (managed.size <= max) return managed; // fewer entries than the cap, let alone Update ones
   const updaters = [...managed.entries()].filter(([, e]) => e.identity.operation === 'Update');
   if (updaters.length <= max) return managed;
   const secs = (e: ManagedEntry): number => (e.time === undefined ? 0 : Math.floor(Date.parse(e.time) / 1000) || 0);

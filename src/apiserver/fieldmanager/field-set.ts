@@ -163,6 +163,8 @@ export class FieldSet {
   }
 
   empty(): boolean {
+    // A pending node is canonical: it holds an entry besides '.' unless it is empty (no need to read it).
+    if (this.pending !== undefined) return isEmptyObject(this.pending);
     // No child is empty, so a set without members and children is the only empty one.
     return this.members.size === 0 && this.children.size === 0;
   }

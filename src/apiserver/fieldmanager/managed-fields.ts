@@ -93,16 +93,24 @@ export interface ManagedFieldsEntry {
 
 const seconds = (time: string | undefined): number => (time === undefined ? 0 : Math.floor(Date.parse(time) / 1000) || 0);
 
-/** The seconds of the last time read (entries of one object share their times, write after write). */
+/**
+ * The seconds of the last two times read: entries of one object share their
+ * times write after write, and an update sorts its own entry (now) against
+ * the one before it.
+ */
 let lastTime: string | undefined;
 let lastSeconds = 0;
+let otherTime: string | undefined;
+let otherSeconds = 0;
 
 function secondsOf(time: string | undefined): number {
   if (time === undefined) return 0;
-  if (time !== lastTime) {
-    lastSeconds = seconds(time);
-    lastTime = time;
-  }
+  if (time === lastTime) return lastSeconds;
+  if (time === otherTime) return otherSeconds;
+  otherTime = lastTime;
+  otherSeconds = lastSeconds;
+  lastSeconds = seconds(time);
+  lastTime = time;
   return lastSeconds;
 }
 
