@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { eventRevision, type StorageEvent } from '../interface.js';
 import { takeEvents } from '../testing/conformance.js';
 import { openSqliteStorage } from './sqlite-storage.js';
+import { LAST_REVISION_SQL } from './schema.js';
 
 /** The compiled child, beside this compiled test. */
 const WRITER = fileURLToPath(new URL('./testing/crash-writer.js', import.meta.url));
@@ -135,13 +136,13 @@ it('after SIGKILL mid-stream, every acknowledged write is there and the log has 
     await store.close();
   }
 
-  // And directly in the log table: ids 1..current, and the sequence agrees.
+  // And directly in the log table: ids 1..current, without holes, and the last revision agrees.
   const db = new Database(path);
   try {
     const ids = (db.prepare('SELECT id FROM log ORDER BY id').all() as { id: number }[]).map((r) => r.id);
     assert.deepEqual(ids, Array.from({ length: current }, (_, i) => i + 1));
-    const seq = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'log'").get() as { seq: number };
-    assert.equal(seq.seq, current);
+    const last = db.prepare(LAST_REVISION_SQL).get() as { revision: number };
+    assert.equal(last.revision, current);
   } finally {
     db.close();
   }

@@ -32,7 +32,6 @@ import {
   type KeyRange,
   type ListRow,
   type ReplayRow,
-  type RevisionsRow,
 } from './statements.js';
 import { WatcherHub } from './watcher-hub.js';
 import { GroupCommitQueue, type GroupCommitStats } from './write-queue.js';
@@ -128,7 +127,8 @@ export class SqliteStorage implements Storage {
   private readonly sql: Statements;
   private readonly hub = new WatcherHub();
   private readonly queue: GroupCommitQueue<WriteOp>;
-  private readonly runBatch: (batch: WriteOp[], events: StorageEvent[]) => number;
+  /** Runs a batch in one transaction; returns the last revision it wrote (the first given when none). */
+  private readonly runBatch: (batch: WriteOp[], events: StorageEvent[], last: number) => number;
   private readonly timer: NodeJS.Timeout | undefined;
   /** Revision of the last committed write (in the database, perhaps not yet fsynced). */
   private revision: number;
@@ -172,9 +172,9 @@ export class SqliteStorage implements Storage {
     this.compactRev = this.sql.getMeta('compact_revision');
     this.tickRevision = this.revision;
     this.queue = new GroupCommitQueue((batch) => this.commit(batch));
-    this.runBatch = db.transaction((batch: WriteOp[], events: StorageEvent[]): number => {
-      let last = 0;
-      for (const op of batch) last = this.apply(op, events) || last;
+    this.runBatch = db.transaction((batch: WriteOp[], events: StorageEvent[], last: number): number => {
+      // Revisions are consecutive: an operation whose check fails takes none.
+      for (const op of batch) if (this.apply(op, events, last + 1)) last++;
       return last;
     });
     const interval = options.compactIntervalMs ?? DEFAULT_COMPACT_INTERVAL_MS;
@@ -410,14 +410,14 @@ export class SqliteStorage implements Storage {
     const events: StorageEvent[] = [];
     let last: number;
     try {
-      last = this.runBatch(batch, events);
+      last = this.runBatch(batch, events, this.revision);
     } catch (e: unknown) {
       // Rolled back: nothing of the batch was written.
       const error = unavailable('sqlite transaction failed', e);
       for (const op of batch) op.reject(error);
       return;
     }
-    if (last > 0) this.revision = last;
+    this.revision = last;
     if (this.syncer === undefined) {
       this.durableRevision = this.revision;
       this.hub.dispatch(events);
@@ -487,61 +487,62 @@ export class SqliteStorage implements Storage {
   }
 
   /**
-   * Apply one operation inside the batch's transaction. Returns the revision it
-   * wrote, or 0 when its check failed (then `op.error` says why).
+   * Apply one operation inside the batch's transaction, writing revision `id`.
+   * Returns false when its check failed (then `op.error` says why, and nothing
+   * was written).
    */
-  private apply(op: WriteOp, events: StorageEvent[]): number {
+  private apply(op: WriteOp, events: StorageEvent[], id: number): boolean {
     const { key } = op;
     const sql = this.sql;
     switch (op.kind) {
       case 'create': {
-        if (sql.getRevisions.get(key) !== undefined) {
+        // The primary key answers "does it exist?": no read before the write.
+        if (sql.createCurrent.run(key, id, id).changes === 0) {
           op.error = keyExists(key);
-          return 0;
+          return false;
         }
-        const id = Number(sql.insertLog.run(key, 0, 0, 0, op.value).lastInsertRowid);
-        sql.upsertCurrent.run(key, id, id, op.value);
+        sql.insertLog.run(id, key, 0, 0, 0, op.value);
         const kv: KeyValue = { key, value: op.value, createRevision: id, modRevision: id };
         op.result = kv;
         if (!this.hub.empty && this.hub.matches(key)) events.push({ type: 'PUT', kv });
-        return id;
+        return true;
       }
       case 'update': {
-        // Read the old value only when a watcher needs it as prevKv.
+        // Read the old value first only when a watcher needs it as prevKv.
         const watched = !this.hub.empty && this.hub.matches(key);
-        const full = watched ? sql.getCurrent.get(key) : undefined;
-        const row: RevisionsRow | undefined = watched ? full : sql.getRevisions.get(key);
-        if (row === undefined) {
+        const prev = watched ? sql.getCurrent.get(key) : undefined;
+        if (watched && prev === undefined) {
           op.error = keyNotFound(key);
-          return 0;
+          return false;
         }
-        if (row.mod_revision !== op.expected) {
-          op.error = conflict(key, op.expected, currentKv(key, full ?? sql.getCurrent.get(key)!));
-          return 0;
+        const swapped = sql.updateCurrent.get(id, key, op.expected);
+        if (swapped === undefined) {
+          const now = prev ?? sql.getCurrent.get(key);
+          op.error = now === undefined ? keyNotFound(key) : conflict(key, op.expected, currentKv(key, now));
+          return false;
         }
-        const id = Number(sql.insertLog.run(key, 0, row.create_revision, row.mod_revision, op.value).lastInsertRowid);
-        sql.upsertCurrent.run(key, row.create_revision, id, op.value);
-        const kv: KeyValue = { key, value: op.value, createRevision: row.create_revision, modRevision: id };
+        sql.insertLog.run(id, key, 0, swapped.create_revision, op.expected, op.value);
+        const kv: KeyValue = { key, value: op.value, createRevision: swapped.create_revision, modRevision: id };
         op.result = kv;
-        if (full !== undefined) events.push({ type: 'PUT', kv, prevKv: currentKv(key, full) });
-        return id;
+        if (prev !== undefined) events.push({ type: 'PUT', kv, prevKv: currentKv(key, prev) });
+        return true;
       }
       case 'delete': {
         const row = sql.getCurrent.get(key);
         if (row === undefined) {
           op.error = keyNotFound(key);
-          return 0;
+          return false;
         }
         const prevKv = currentKv(key, row);
         if (op.expected !== undefined && row.mod_revision !== op.expected) {
           op.error = conflict(key, op.expected, prevKv);
-          return 0;
+          return false;
         }
-        const id = Number(sql.insertLog.run(key, 1, row.create_revision, row.mod_revision, null).lastInsertRowid);
+        sql.insertLog.run(id, key, 1, row.create_revision, row.mod_revision, null);
         sql.deleteCurrent.run(key);
         op.result = { prevKv, revision: id };
         if (!this.hub.empty && this.hub.matches(key)) events.push({ type: 'DELETE', key, revision: id, prevKv });
-        return id;
+        return true;
       }
     }
   }

@@ -1,5 +1,11 @@
 import type Database from 'better-sqlite3';
-import { DELETE_CURRENT_SQL, INSERT_LOG_SQL, UPSERT_CURRENT_SQL } from './schema.js';
+import {
+  CREATE_CURRENT_SQL,
+  DELETE_CURRENT_SQL,
+  INSERT_LOG_SQL,
+  LAST_REVISION_SQL,
+  UPDATE_CURRENT_SQL,
+} from './schema.js';
 
 /** A key range: keys under `prefix`, optionally only those strictly after `after`. */
 export interface KeyRange {
@@ -14,12 +20,6 @@ export interface CurrentRow {
   readonly create_revision: number;
   readonly mod_revision: number;
   readonly value: Buffer;
-}
-
-/** The revisions of a key's current row (the compare-and-swap read). */
-export interface RevisionsRow {
-  readonly create_revision: number;
-  readonly mod_revision: number;
 }
 
 /** One key of a list. */
@@ -55,11 +55,11 @@ const LOG_CREATE_REVISION = (t: string): string => `IIF(${t}.create_revision = 0
  */
 export class Statements {
   readonly getCurrent: Database.Statement<[string], CurrentRow>;
-  readonly getRevisions: Database.Statement<[string], RevisionsRow>;
-  readonly insertLog: Database.Statement<[string, number, number, number, Uint8Array | null]>;
-  readonly upsertCurrent: Database.Statement<[string, number, number, Uint8Array]>;
+  readonly insertLog: Database.Statement<[number, string, number, number, number, Uint8Array | null]>;
+  readonly createCurrent: Database.Statement<[string, number, number]>;
+  readonly updateCurrent: Database.Statement<[number, string, number], { create_revision: number }>;
   readonly deleteCurrent: Database.Statement<[string]>;
-  private readonly lastIdStmt: Database.Statement<[], { seq: number }>;
+  private readonly lastRevisionStmt: Database.Statement<[], { revision: number }>;
   private readonly getMetaStmt: Database.Statement<[string], { value: number }>;
   private readonly setMetaStmt: Database.Statement<[number, string]>;
   private readonly compactStmt: Database.Statement<[Params]>;
@@ -68,12 +68,15 @@ export class Statements {
 
   constructor(db: Database.Database) {
     this.db = db;
-    this.getCurrent = db.prepare('SELECT create_revision, mod_revision, value FROM current WHERE name = ?');
-    this.getRevisions = db.prepare('SELECT create_revision, mod_revision FROM current WHERE name = ?');
+    this.getCurrent = db.prepare(
+      'SELECT c.create_revision AS create_revision, c.mod_revision AS mod_revision, l.value AS value ' +
+        'FROM current c JOIN log l ON l.id = c.mod_revision WHERE c.name = ?',
+    );
     this.insertLog = db.prepare(INSERT_LOG_SQL);
-    this.upsertCurrent = db.prepare(UPSERT_CURRENT_SQL);
+    this.createCurrent = db.prepare(CREATE_CURRENT_SQL);
+    this.updateCurrent = db.prepare(UPDATE_CURRENT_SQL);
     this.deleteCurrent = db.prepare(DELETE_CURRENT_SQL);
-    this.lastIdStmt = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'log'");
+    this.lastRevisionStmt = db.prepare(LAST_REVISION_SQL);
     this.getMetaStmt = db.prepare('SELECT value FROM meta WHERE name = ?');
     this.setMetaStmt = db.prepare('UPDATE meta SET value = ? WHERE name = ?');
     // Incremental: every row superseded at or below `to` is the prev_revision of
@@ -86,9 +89,9 @@ export class Statements {
     );
   }
 
-  /** The last revision ever written (sqlite_sequence survives compaction of the newest rows). */
+  /** The last revision ever written (even when compaction deleted its row). */
   lastRevision(): number {
-    return this.lastIdStmt.get()?.seq ?? 0;
+    return this.lastRevisionStmt.get()!.revision;
   }
 
   getMeta(name: string): number {
@@ -109,8 +112,8 @@ export class Statements {
   /** Keys in the range from the current table, in key order. `limit` < 0: no limit. */
   listCurrent(range: KeyRange, limit: number): ListRow[] {
     const sql =
-      'SELECT name, create_revision, mod_revision, value FROM current ' +
-      `WHERE ${rangeClause('name', range)} ORDER BY name LIMIT @limit`;
+      'SELECT c.name AS name, c.create_revision AS create_revision, c.mod_revision AS mod_revision, l.value AS value ' +
+      `FROM current c JOIN log l ON l.id = c.mod_revision WHERE ${rangeClause('c.name', range)} ORDER BY c.name LIMIT @limit`;
     return this.prepared<ListRow>(sql).all(rangeParams(range, { limit }));
   }
 
