@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, fstatSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -33,6 +33,7 @@ import {
   type ListRow,
   type ReplayRow,
 } from './statements.js';
+import { WalGrowth } from './wal-growth.js';
 import { WatcherHub } from './watcher-hub.js';
 import { GroupCommitQueue, type GroupCommitStats } from './write-queue.js';
 
@@ -136,6 +137,10 @@ export class SqliteStorage implements Storage {
   private durableRevision: number;
   /** FULL durability: fsyncs the WAL off the event loop; undefined for NORMAL. */
   private readonly syncer: WalSyncer | undefined;
+  /** FULL durability: when the store checkpoints the WAL itself (sqlite's own checkpoints are off). */
+  private readonly walGrowth: WalGrowth;
+  /** Bytes of a WAL frame: a page and its header. */
+  private readonly walFrameBytes: number;
   /** Committed batches waiting for the next fsync, in commit order. */
   private unsynced: { batch: WriteOp[]; events: StorageEvent[]; upTo: number }[] = [];
   /**
@@ -157,9 +162,14 @@ export class SqliteStorage implements Storage {
   private closed = false;
 
   /** Use {@link openSqliteStorage}. `db` must have the schema ({@link initSchema}). */
-  constructor(db: Database.Database, options: { compactIntervalMs?: number; syncer?: WalSyncer } = {}) {
+  constructor(
+    db: Database.Database,
+    options: { compactIntervalMs?: number; syncer?: WalSyncer; checkpointWalBytes?: number } = {},
+  ) {
     this.db = db;
     this.syncer = options.syncer;
+    this.walGrowth = new WalGrowth(options.checkpointWalBytes ?? CHECKPOINT_WAL_BYTES);
+    this.walFrameBytes = 24 + (db.pragma('page_size', { simple: true }) as number);
     this.sql = new Statements(db);
     const version = this.sql.getMeta('schema_version');
     if (version !== SCHEMA_VERSION) {
@@ -424,6 +434,9 @@ export class SqliteStorage implements Storage {
       settle(batch);
       return;
     }
+    let valueBytes = 0;
+    for (const op of batch) if (op.kind !== 'delete' && op.error === undefined) valueBytes += op.value.byteLength;
+    this.walGrowth.recordBatch(batch.length, valueBytes);
     this.unsynced.push({ batch, events, upTo: this.revision });
     this.startSync();
   }
@@ -455,7 +468,7 @@ export class SqliteStorage implements Storage {
         settle(p.batch);
       }
       this.releaseReaders();
-      if (syncer.walBytes() > CHECKPOINT_WAL_BYTES) this.checkpoint();
+      if (this.walGrowth.due()) this.checkpoint();
       if (this.held.length > 0) this.commitHeld(); // starts the next fsync
       else this.startSync();
     });
@@ -472,18 +485,24 @@ export class SqliteStorage implements Storage {
   }
 
   /**
-   * Copy the WAL into the database and restart it. Automatic checkpoints are
-   * off (they would not fsync the database with synchronous=OFF); this one runs
-   * with FULL, so sqlite fsyncs the WAL and the database before reusing the WAL.
+   * Copy the WAL into the database, so that the next write starts the WAL
+   * over. Automatic checkpoints are off (they would not fsync the database with
+   * synchronous=OFF); this one runs with FULL, so sqlite fsyncs the WAL, then
+   * the database, before it marks the WAL reusable. PASSIVE leaves the file's
+   * length alone: it is overwritten from its start rather than truncated and
+   * grown again, and journal_size_limit bounds it.
    */
   private checkpoint(): void {
     if (this.closed) return;
     this.db.pragma('synchronous = FULL');
+    let frames: number;
     try {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      const [result] = this.db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+      frames = result?.log ?? 0;
     } finally {
       this.db.pragma('synchronous = OFF');
     }
+    this.walGrowth.checkpointed(frames * this.walFrameBytes);
   }
 
   /**
@@ -603,7 +622,7 @@ function settle(batch: WriteOp[]): void {
   }
 }
 
-/** The WAL is checkpointed into the database when it grows past this. */
+/** The WAL is checkpointed into the database when about this much was written to it since the last time. */
 const CHECKPOINT_WAL_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -640,10 +659,6 @@ export class WalSyncer {
       this.busy = false;
       done(error ?? undefined);
     });
-  }
-
-  walBytes(): number {
-    return this.fd === undefined ? 0 : fstatSync(this.fd).size;
   }
 
   close(): void {

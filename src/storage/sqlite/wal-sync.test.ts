@@ -5,7 +5,7 @@
  * in every other sqlite test.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -17,10 +17,9 @@ import { openSqliteStorage, SqliteStorage, WalSyncer } from './sqlite-storage.js
 const dir = mkdtempSync(join(tmpdir(), 'wal-sync-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A syncer whose fsync result and WAL size the test decides. */
+/** A syncer whose fsync result the test decides. */
 class FakeSyncer extends WalSyncer {
   fail = false;
-  walSize = 0;
   syncs = 0;
   override sync(done: (error: Error | undefined) => void): void {
     this.busy = true;
@@ -29,9 +28,6 @@ class FakeSyncer extends WalSyncer {
       this.busy = false;
       done(this.fail ? new Error('EIO: injected') : undefined);
     });
-  }
-  override walBytes(): number {
-    return this.walSize;
   }
   override close(): void {}
 }
@@ -55,26 +51,36 @@ class HeldSyncer extends WalSyncer {
   running(): boolean {
     return this.pending.length > 0;
   }
-  override walBytes(): number {
-    return 0;
-  }
   override close(): void {}
 }
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function open(name: string, syncer: WalSyncer): SqliteStorage {
+/** Checkpoints the store ran on `db` (wal_checkpoint pragmas). */
+function countCheckpoints(db: Database.Database): { count: number } {
+  const counter = { count: 0 };
+  const pragma = db.pragma.bind(db);
+  db.pragma = ((source: string, options?: Database.PragmaOptions) => {
+    if (source.startsWith('wal_checkpoint')) counter.count++;
+    return pragma(source, options);
+  }) as typeof db.pragma;
+  return counter;
+}
+
+function open(name: string, syncer: WalSyncer, checkpointWalBytes?: number): { store: SqliteStorage; checkpoints: { count: number } } {
   const db = new Database(join(dir, name));
   initSchema(db, 'FULL');
   db.pragma('wal_autocheckpoint = 0');
   db.pragma('synchronous = OFF');
-  return new SqliteStorage(db, { compactIntervalMs: 0, syncer });
+  const checkpoints = countCheckpoints(db);
+  const store = new SqliteStorage(db, { compactIntervalMs: 0, syncer, ...(checkpointWalBytes !== undefined ? { checkpointWalBytes } : {}) });
+  return { store, checkpoints };
 }
 
 describe('sqlite WAL fsync', () => {
   it('acknowledges a write only after its fsync, and fails the writes and the store when the fsync fails', async () => {
     const syncer = new FakeSyncer(join(dir, 'fail.db-wal'));
-    const store = open('fail.db', syncer);
+    const { store } = open('fail.db', syncer);
     const ok = await store.create('/k/a', Buffer.from('a'));
     assert.equal(ok.modRevision, 1);
     assert.ok(syncer.syncs >= 1, 'the write waited for an fsync');
@@ -83,14 +89,21 @@ describe('sqlite WAL fsync', () => {
     await assert.rejects(store.get('/k/a'), (e: unknown) => isStorageError(e, 'Closed'));
   });
 
-  it('checkpoints the WAL itself once it is large, and keeps every write', async () => {
+  it('checkpoints the WAL itself into the database, leaving the WAL file to be reused, and keeps every write', async () => {
     const syncer = new FakeSyncer(join(dir, 'cp.db-wal'));
-    const store = open('cp.db', syncer);
+    const { store, checkpoints } = open('cp.db', syncer, 1); // every sync is followed by a checkpoint
     await store.create('/k/a', Buffer.from('a'));
-    syncer.walSize = Number.MAX_SAFE_INTEGER; // every sync now triggers a checkpoint
     await store.create('/k/b', Buffer.from('b'));
-    assert.equal(statSync(join(dir, 'cp.db-wal')).size, 0, 'the checkpoint truncated the WAL');
-    syncer.walSize = 0;
+    assert.equal(checkpoints.count, 2);
+    // The database file alone (a copy, without the WAL) holds the writes.
+    copyFileSync(join(dir, 'cp.db'), join(dir, 'cp-copy.db'));
+    const copy = new Database(join(dir, 'cp-copy.db'));
+    try {
+      assert.deepEqual(copy.prepare('SELECT name FROM log ORDER BY id').all(), [{ name: '/k/a' }, { name: '/k/b' }]);
+    } finally {
+      copy.close();
+    }
+    assert.ok(statSync(join(dir, 'cp.db-wal')).size > 0, 'PASSIVE left the WAL file as it was');
     await store.create('/k/c', Buffer.from('c'));
     await store.close();
     const reopened = openSqliteStorage({ path: join(dir, 'cp.db'), compactIntervalMs: 0 });
@@ -102,9 +115,23 @@ describe('sqlite WAL fsync', () => {
     }
   });
 
+  it('checkpoints after about the limit\'s worth of WAL, not at every fsync', async () => {
+    const syncer = new FakeSyncer(join(dir, 'growth.db-wal'));
+    const { store, checkpoints } = open('growth.db', syncer, 1024 * 1024);
+    const value = Buffer.alloc(10_000, 'v');
+    // 10 MB of values in 100 batches of 10, each written after the previous one is acknowledged.
+    for (let i = 0; i < 100; i++) {
+      await Promise.all(Array.from({ length: 10 }, (_, j) => store.create(`/g/${i}-${j}`, value)));
+    }
+    // The WAL holds at least the values: 10 MB or more, so at least 5 checkpoints of a 1 MB WAL; one per batch would be 100.
+    assert.ok(checkpoints.count >= 5 && checkpoints.count <= 40, `${checkpoints.count} checkpoints`);
+    assert.ok(statSync(join(dir, 'growth.db-wal')).size < 4 * 1024 * 1024, 'the WAL file stays near the limit');
+    await store.close();
+  });
+
   it('commits the writes flushed while an fsync runs in one transaction when it ends, in order, and acknowledges them after the next fsync', async () => {
     const syncer = new HeldSyncer(join(dir, 'held.db-wal'));
-    const store = open('held.db', syncer);
+    const { store } = open('held.db', syncer);
     const acknowledged: string[] = [];
     const write = (key: string, p: Promise<unknown>): Promise<unknown> => p.then(() => acknowledged.push(key));
     const first = write('a', store.create('/k/a', Buffer.from('a')));
@@ -132,7 +159,7 @@ describe('sqlite WAL fsync', () => {
 
   it('close commits and syncs the writes held behind a running fsync', async () => {
     const syncer = new HeldSyncer(join(dir, 'held-close.db-wal'));
-    const store = open('held-close.db', syncer);
+    const { store } = open('held-close.db', syncer);
     const a = store.create('/k/a', Buffer.from('a'));
     await turn();
     const b = store.create('/k/b', Buffer.from('b'));
