@@ -8,9 +8,27 @@ const DECIMAL: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, 
 const BINARY: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const QUANTITY = /^([+-]?)(\d*)(?:\.(\d*))?([a-zA-Z]*|[eE][+-]?\d+)$/;
 
+/**
+ * Readings of recent texts: a cluster's objects repeat a few quantities
+ * (`100m`, `64Mi`) in every pod, and validation, defaulting, quota and the
+ * scheduler each read them; a reading costs a regular expression and BigInt
+ * arithmetic. Bounded: cleared when full.
+ */
+const readings = new Map<string, bigint | undefined>();
+const MAX_READINGS = 4096;
+
 /** A quantity's value in units of 10^-9, or undefined when the text is not a quantity. */
 export function parseQuantityNanos(text: string | number): bigint | undefined {
   const s = typeof text === 'number' ? String(text) : text;
+  const known = readings.get(s);
+  if (known !== undefined || readings.has(s)) return known;
+  const value = readQuantityNanos(s);
+  if (readings.size >= MAX_READINGS) readings.clear();
+  readings.set(s, value);
+  return value;
+}
+
+function readQuantityNanos(s: string): bigint | undefined {
   const m = QUANTITY.exec(s);
   if (m === null) return undefined;
   const [, sign = '', whole = '', fraction = '', suffix = ''] = m;
