@@ -18,13 +18,18 @@ export interface Frame {
 
 /** Encode one frame: the header gets `b`, the lengths of `blobs`. */
 export function encodeFrame(header: Record<string, unknown>, blobs: readonly Uint8Array[] = []): Buffer[] {
-  const json = Buffer.from(JSON.stringify(blobs.length === 0 ? header : { ...header, b: blobs.map((x) => x.byteLength) }), 'utf8');
-  let payload = 4 + json.length;
+  if (blobs.length > 0) header.b = blobs.map((x) => x.byteLength);
+  const json = JSON.stringify(header);
+  const jsonBytes = Buffer.byteLength(json);
+  let payload = 4 + jsonBytes;
   for (const blob of blobs) payload += blob.byteLength;
-  const prefix = Buffer.allocUnsafe(8);
-  prefix.writeUInt32LE(payload, 0);
-  prefix.writeUInt32LE(json.length, 4);
-  return [prefix, json, ...blobs.map((b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)))];
+  // The lengths and the header in one buffer; the blobs are written as they are.
+  const head = Buffer.allocUnsafe(8 + jsonBytes);
+  head.writeUInt32LE(payload, 0);
+  head.writeUInt32LE(jsonBytes, 4);
+  head.write(json, 8);
+  if (blobs.length === 0) return [head];
+  return [head, ...blobs.map((b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)))];
 }
 
 /**

@@ -51,11 +51,11 @@ export class RemoteStorage implements Storage {
   }
 
   create(key: string, value: Uint8Array): Promise<KeyValue> {
-    return this.call({ op: 'create', key }, [value]).then(kvOf);
+    return this.call({ op: 'create', key }, [value]).then((frame) => written(key, value, frame));
   }
 
   update(key: string, value: Uint8Array, expectedModRevision: number): Promise<KeyValue> {
-    return this.call({ op: 'update', key, rev: expectedModRevision }, [value]).then(kvOf);
+    return this.call({ op: 'update', key, rev: expectedModRevision }, [value]).then((frame) => written(key, value, frame));
   }
 
   delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
@@ -161,4 +161,8 @@ export class RemoteStorage implements Storage {
   }
 }
 
-const kvOf = ({ header, blobs }: Frame): KeyValue => keyValueFromWire(header.r as WireKeyValue, blobs);
+/** A write's KeyValue: the value sent, at the revisions the answer gives. */
+function written(key: string, value: Uint8Array, { header }: Frame): KeyValue {
+  const r = header.r as { c: number; m: number };
+  return { key, value, createRevision: r.c, modRevision: r.m };
+}

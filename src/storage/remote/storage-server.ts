@@ -7,7 +7,8 @@
  *   {op:'get', key} {op:'list', prefix, options} {op:'create', key}+value
  *   {op:'update', key, rev}+value {op:'delete', key, rev?} {op:'rev'}
  *   {op:'compact', revision} {op:'watch', prefix, from} {op:'cancel'} {op:'progress'}
- * Answers: {id, r: result} or {id, e: error}; a watch's items are
+ * Answers: {id, r: result} or {id, e: error} (a create's or update's result
+ * is its revisions, {c, m}, without the value the client sent); a watch's items are
  *   {w: id, t:'PUT', kv, prev?} {w: id, t:'DELETE', key, rev, prev}
  *   {w: id, t:'PROGRESS', rev} and last {w: id, end: true, e?: error}.
  */
@@ -41,7 +42,8 @@ export function serveStorage(storage: Storage, socket: Socket): void {
       },
     );
   };
-  const kvResult = (kv: KeyValue) => (blobs: Uint8Array[]) => wireKeyValue(kv, blobs);
+  // A write's answer leaves the value out: the client has the bytes it sent.
+  const written = (kv: KeyValue) => () => ({ c: kv.createRevision, m: kv.modRevision });
 
   function handle({ header, blobs }: Frame): void {
     const id = header.id as number;
@@ -62,9 +64,9 @@ export function serveStorage(storage: Storage, socket: Socket): void {
           })),
         );
       case 'create':
-        return answer(id, storage.create(header.key as string, valueOf(blobs)).then(kvResult));
+        return answer(id, storage.create(header.key as string, valueOf(blobs)).then(written));
       case 'update':
-        return answer(id, storage.update(header.key as string, valueOf(blobs), header.rev as number).then(kvResult));
+        return answer(id, storage.update(header.key as string, valueOf(blobs), header.rev as number).then(written));
       case 'delete':
         return answer(
           id,
