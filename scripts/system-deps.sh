@@ -7,7 +7,8 @@
 # containerd, runc, the CNI plugins, umoci and skopeo are for the kubelet's cri
 # runtime: the tests start a private containerd (test/e2e/testing/containerd.ts)
 # and `k8ts image import` builds its images (busybox, and a static C pause built
-# with gcc against libc6-dev's libc.a) with umoci and skopeo.
+# with gcc against libc6-dev's libc.a) with umoci and skopeo. h2load
+# (nghttp2-client) is bench:api's load generator for creates and gets.
 set -euo pipefail
 
 # command → Debian package that provides it
@@ -22,6 +23,7 @@ declare -A needs=(
   [skopeo]=skopeo
   [gcc]=gcc
   [ip]=iproute2
+  [h2load]=nghttp2-client
 )
 # files (not on PATH) → Debian package
 declare -A file_needs=(

@@ -14,7 +14,8 @@
  * write (fieldmanager-bench.ts).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,8 @@ import { measureGoShape, printGoShapeTable } from './go-shape-bench.js';
 import { measurePipeline, printPipelineTable } from './pipeline-bench.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** `k8ts apiserver --workers`: processes serving the API (one per core here). */
+const WORKERS = Number(process.env.BENCH_API_WORKERS ?? 2);
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 
 function runJson(script: string, args: string[], nodeFlags: string[] = []): Promise<Record<string, number>> {
@@ -37,14 +40,19 @@ function runJson(script: string, args: string[], nodeFlags: string[] = []): Prom
   });
 }
 
-console.log(`bench:api on ${machineDescription()}: HTTP/2 over 8 TLS connections, load generator in its own process, sqlite store`);
+console.log(
+  `bench:api on ${machineDescription()}: k8ts apiserver --workers ${WORKERS} on the sqlite store; creates and gets from h2load (its own process: HTTP/2, 8 TLS connections, 64 streams in flight), list and watchers from a Node process (HTTP/2, 8 TLS connections)`,
+);
 const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
-const server = startK8ts(['apiserver', '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1']);
+// h2load presents a bearer token: a static token of a system:masters user (the Node client presents the admin certificate).
+const token = randomBytes(16).toString('hex');
+writeFileSync(join(dir, 'tokens.csv'), `${token},bench-admin,bench-admin-uid,"system:masters"\n`);
+const server = startK8ts(['apiserver', '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1', '--token-auth-file', join(dir, 'tokens.csv'), '--workers', String(WORKERS)]);
 let api: Record<string, number>;
 try {
   const line = await server.waitForLine(/^apiserver: serving on /, 60_000);
   const url = line.replace(/^apiserver: serving on /, '').trim();
-  api = await runJson(here('./load.js'), [url, join(dir, 'pki'), String(SECONDS), String(server.child.pid)]);
+  api = await runJson(here('./load.js'), [url, join(dir, 'pki'), String(SECONDS), String(server.child.pid), token]);
 } finally {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -71,7 +79,7 @@ printTable(
     ['watch delivery to 1,000, p99 ms', api.watch_p99_ms_1000!, bare.bare_watch_p99_ms_1000!, api.watch_p99_ms_1000! / bare.bare_watch_p99_ms_1000!],
   ],
 );
-console.log(`CPU µs per create (64 concurrent): the API server ${round(api.server_cpu_us_per_create_64!, 0)}, the load generator ${round(api.load_cpu_us_per_create_64!, 0)}`);
+console.log(`CPU µs per create (64 concurrent): the API server (${WORKERS} processes) ${round(api.server_cpu_us_per_create_64!, 0)}, h2load ${round(api.load_cpu_us_per_create_64!, 0)}`);
 console.log('\nwatch cache (object-store level; watchers on real etcd, counted from its /metrics)');
 printTable(
   ['measure', 'with the cache', 'without', 'ratio'],

@@ -1,24 +1,29 @@
 /**
- * The load generator of bench:api, in a process of its own: HTTP/2 over 8
- * connections with the admin certificate, against a running API server.
+ * The load generator of bench:api, in processes of its own, against a running
+ * API server: the creates and gets come from h2load (h2load.ts: 8 TLS
+ * connections, 64 requests in flight, a bearer token); the list and the
+ * watchers from this process (HTTP/2 over 8 connections with the admin
+ * certificate).
  *
- *   node load.js URL PKI_DIR SECONDS [SERVER_PID]  → one JSON line of results
+ *   node load.js URL PKI_DIR SECONDS SERVER_PID TOKEN  → one JSON line of results
  *
- * With the server's pid, the creates' figures include the server's CPU time
- * per create (from /proc); the load generator's own CPU time per create is
- * always reported: on 2 cores the two compete.
+ * The creates' figures include the server's CPU time per create (from /proc,
+ * the server's process and its --workers children) and h2load's: on 2 cores
+ * they compete.
  */
-import { closedLoop } from '../common/closed-loop.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { percentile } from '../common/stats.js';
 import { H2Client } from './h2-client.js';
+import { runH2Load } from './h2load.js';
 import { benchPod } from './pod-template.js';
-import { cpuMicros, ownCpuMicros } from './process-cpu.js';
+import { treeCpuMicros } from './process-cpu.js';
 
-const [url, pkiDir, secondsText, serverPidText] = process.argv.slice(2) as [string, string, string, string?];
-const serverPid = serverPidText === undefined ? undefined : Number(serverPidText);
+const [url, pkiDir, secondsText, serverPidText, token] = process.argv.slice(2) as [string, string, string, string, string];
+const serverPid = Number(serverPidText);
 const seconds = Number(secondsText);
 const CONCURRENCY = 64;
-const WARMUP_MS = 1000;
 const client = new H2Client(url, pkiDir, 8);
 const progress = (what: string): void => void process.stderr.write(`load: ${what}\n`);
 
@@ -30,32 +35,54 @@ async function createNamespace(name: string): Promise<void> {
   if (sa.status !== 201 && sa.status !== 409) throw new Error(`create serviceaccount default in ${name}: ${sa.status} ${sa.body}`);
 }
 
+const figures: Record<string, number> = {};
+
+/**
+ * The name of a watch event's object. The 1,000 watchers' events are read on
+ * this process's one thread, so what it spends on each delays the next
+ * watcher's reading: the name is taken from the text when the server wrote it
+ * first in the metadata (as it does), and only otherwise by parsing the line.
+ */
+function eventObjectName(line: string): string {
+  const at = line.indexOf(METADATA_NAME);
+  if (at >= 0) return line.slice(at + METADATA_NAME.length, line.indexOf('"', at + METADATA_NAME.length));
+  return (JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name;
+}
+const METADATA_NAME = '"metadata":{"name":"';
+
 async function main(): Promise<Record<string, number>> {
   await createNamespace('bench-create');
-  progress('creates');
-  const created: string[] = [];
-  const create = async (name: string): Promise<void> => {
-    const r = await client.request('POST', '/api/v1/namespaces/bench-create/pods', JSON.stringify(benchPod(name, 'bench-create')));
-    if (r.status !== 201) throw new Error(`create: ${r.status} ${r.body}`);
-  };
-  // As the other create loads here (pipeline-load.ts, profile-creates.ts): a first second that is not
-  // measured, so that the figures are the warm server's, not its JIT compiling and first-use set-up.
-  await closedLoop({ concurrency: CONCURRENCY, durationMs: WARMUP_MS }, (w, n) => create(`warm-${w}-${n}`));
-  const serverCpuBefore = cpuMicros(serverPid);
-  const loadCpuBefore = ownCpuMicros();
-  const creates = await closedLoop({ concurrency: CONCURRENCY, durationMs: seconds * 1000 }, async (w, n) => {
-    const name = `p-${w}-${n}`;
-    await create(name);
-    created.push(name);
-  });
-  const serverCpu = cpuMicros(serverPid) - serverCpuBefore;
-  const loadCpu = ownCpuMicros() - loadCpuBefore;
-  progress(`gets (${created.length} pods)`);
-  const gets = await closedLoop({ concurrency: CONCURRENCY, durationMs: seconds * 1000 }, async (w, n) => {
-    const name = created[(w * 7919 + n) % created.length]!;
-    const r = await client.request('GET', `/api/v1/namespaces/bench-create/pods/${name}`);
-    if (r.status !== 200) throw new Error(`get: ${r.status}`);
-  });
+  progress('creates (h2load)');
+  const work = mkdtempSync(join(tmpdir(), 'bench-load-'));
+  try {
+    // The same bytes for every create: the server names each pod (generateName).
+    const pod = benchPod('', 'bench-create') as { metadata: Record<string, unknown> };
+    delete pod.metadata.name;
+    pod.metadata.generateName = 'p-';
+    const createLoad = { url, paths: ['/api/v1/namespaces/bench-create/pods'], token, body: JSON.stringify(pod), workDir: work, expectStatus: 201 };
+    // As the other create loads here (pipeline-load.ts, profile-creates.ts): a first second that is not
+    // measured, so that the figures are the warm server's, not its JIT compiling and first-use set-up.
+    await runH2Load({ ...createLoad, seconds: 1 });
+    const serverCpuBefore = treeCpuMicros(serverPid);
+    const creates = await runH2Load({ ...createLoad, seconds });
+    const serverCpu = treeCpuMicros(serverPid) - serverCpuBefore;
+    progress('gets (h2load)');
+    const names = JSON.parse((await client.request('GET', '/api/v1/namespaces/bench-create/pods?limit=1000')).body) as { items: { metadata: { name: string } }[] };
+    const paths = names.items.map((p) => `/api/v1/namespaces/bench-create/pods/${p.metadata.name}`);
+    const gets = await runH2Load({ url, paths, token, seconds, workDir: work, expectStatus: 200 });
+    Object.assign(figures, {
+      creates_per_s_64: creates.perSecond,
+      create_p50_ms_64: creates.p50,
+      create_p99_ms_64: creates.p99,
+      server_cpu_us_per_create_64: serverCpu / creates.count,
+      load_cpu_us_per_create_64: creates.loadCpuMicros / creates.count,
+      gets_per_s_64: gets.perSecond,
+      get_p50_ms_64: gets.p50,
+      get_p99_ms_64: gets.p99,
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 
   progress('list');
   await createNamespace('bench-list');
@@ -95,8 +122,7 @@ async function main(): Promise<Record<string, number>> {
     closers.push(
       await client.watch(`/api/v1/namespaces/bench-watch/pods?watch=true&resourceVersion=${rv}`, (line) => {
         const now = performance.now();
-        const event = JSON.parse(line) as { type: string; object: { metadata: { name: string } } };
-        const name = event.object.metadata.name;
+        const name = eventObjectName(line);
         seen.set(name, (seen.get(name) ?? 0) + 1);
         if (waiting !== undefined && waiting.name === name) {
           waiting.latencies.push(now - waiting.t0);
@@ -119,15 +145,7 @@ async function main(): Promise<Record<string, number>> {
   for (const close of closers) close();
   client.close();
   return {
-    creates_per_s_64: creates.perSecond,
-    create_p50_ms_64: creates.p50,
-    create_p99_ms_64: creates.p99,
-    // Over every create of the window (the few answered after it closed too).
-    server_cpu_us_per_create_64: serverCpu / created.length,
-    load_cpu_us_per_create_64: loadCpu / created.length,
-    gets_per_s_64: gets.perSecond,
-    get_p50_ms_64: gets.p50,
-    get_p99_ms_64: gets.p99,
+    ...figures,
     list_10000_p50_ms: percentile(listTimes, 50),
     list_10000_bytes: listBytes,
     watch_p50_ms_1000: percentile(deliveries, 50),
