@@ -113,6 +113,29 @@ describe('remote storage', () => {
   });
 });
 
+describe('storage server', () => {
+  it('answers an operation it does not know with an Unavailable error naming it, and goes on serving', async () => {
+    const s = await servedStore();
+    const raw = connect((s.server.address() as string));
+    try {
+      await new Promise<void>((resolve, reject) => raw.once('connect', resolve).once('error', reject));
+      const frames: Frame[] = [];
+      const reader = new FrameReader((f) => frames.push(f));
+      raw.on('data', (chunk: Buffer) => reader.push(chunk));
+      for (const part of encodeFrame({ op: 'truncate-everything', id: 7 })) raw.write(part);
+      for (const part of encodeFrame({ op: 'rev', id: 8 })) raw.write(part);
+      const deadline = Date.now() + 10_000;
+      while (frames.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      const byId = new Map(frames.map((f) => [f.header.id, f.header]));
+      assert.deepEqual(byId.get(7)!.e, { code: 'Unavailable', message: 'remote store: unknown operation truncate-everything' });
+      assert.equal(typeof byId.get(8)!.r, 'number');
+    } finally {
+      raw.destroy();
+      await shut(s);
+    }
+  });
+});
+
 describe('frames', () => {
   it('splits frames that arrive a byte at a time, and several frames in one read', () => {
     const frames: Frame[] = [];
