@@ -54,11 +54,11 @@ export function primaryStorage(): Storage {
 }
 
 /**
- * The worker's side of the IPC channel: connections arrive through `accept`;
- * `stop` runs when the primary is gone. Returns the function that reports
- * this worker ready for connections.
+ * The worker's side of the IPC channel, once its API server runs: it tells the
+ * primary it is ready; connections then arrive through `accept`, and `stop`
+ * runs when the primary is gone.
  */
-export function serveHandedConnections(accept: (socket: Socket) => void, stop: () => void): () => void {
+export function serveHandedConnections(accept: (socket: Socket) => void, stop: () => void): void {
   process.on('message', (message: unknown, socket: unknown) => {
     const id = (message as Record<string, unknown> | null)?.[CONNECTION];
     if (typeof id !== 'number' || !(socket instanceof Socket)) return;
@@ -66,7 +66,7 @@ export function serveHandedConnections(accept: (socket: Socket) => void, stop: (
     process.send?.({ [ACCEPTED]: id });
   });
   process.on('disconnect', stop);
-  return () => process.send?.(READY_MESSAGE);
+  process.send?.(READY_MESSAGE);
 }
 
 interface Worker {

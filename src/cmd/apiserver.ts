@@ -239,7 +239,7 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     stopWorker = stop;
   });
   if (worker !== undefined) {
-    serveHandedConnections((socket) => server.accept(socket), () => stopWorker())();
+    serveHandedConnections((socket) => server.accept(socket), () => stopWorker());
   } else {
     if (flags.workers > 1) {
       // The workers run this command line again, on the port bound here.

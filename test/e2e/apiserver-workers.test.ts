@@ -7,11 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '../../src/client/testing/wait-for.js';
 import { ApiClient } from './testing/api-client.js';
 import { K8TS_BIN, startK8ts, type K8tsProcess } from './testing/k8ts-process.js';
 
@@ -23,18 +24,8 @@ function pidsServing(port: number): Set<number> {
 
 /** The primary's worker processes (its children), from /proc. */
 function workerPids(primary: number): number[] {
-  const text = execFileSync('cat', [`/proc/${primary}/task/${primary}/children`], { encoding: 'utf8' });
+  const text = readFileSync(`/proc/${primary}/task/${primary}/children`, 'utf8');
   return text.trim().split(/\s+/).filter((s) => s !== '').map(Number);
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const readyLines = (output: string): number => output.split('\n').filter((l) => l.includes('"API server worker ready"')).length;
@@ -57,7 +48,7 @@ describe('k8ts apiserver --workers', () => {
     const line = await server.waitForLine(/^apiserver: serving on /, 60_000);
     url = line.replace(/^apiserver: serving on /, '').trim();
     port = Number(new URL(url).port);
-    await until('two workers ready', () => (readyLines(server.output()) >= 2 ? true : undefined), 60_000);
+    await waitFor(() => readyLines(server.output()) >= 2, { timeoutMs: 60_000, description: 'two workers ready' });
   });
   after(async () => {
     for (const c of clients) c.close();
@@ -91,7 +82,8 @@ describe('k8ts apiserver --workers', () => {
       assert.ok(listed.items.some((item) => item.metadata.name === name), `a list through connection ${(i + 1) % conns.length} sees ${name}`);
     }
     // The watch (in one process) sees every create (made in all three), in resourceVersion order.
-    const events = await until('six watch events', () => (watch.lines.length >= 6 ? watch.lines.map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string; resourceVersion: string } } }) : undefined));
+    await waitFor(() => watch.lines.length >= 6, { timeoutMs: 30_000, description: 'six watch events' });
+    const events = watch.lines.map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string; resourceVersion: string } } });
     assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), conns.map((_, i) => ['ADDED', `cm-${i}`]));
     const rvs = events.map((e) => Number(e.object.metadata.resourceVersion));
     assert.deepEqual(rvs, [...rvs].sort((a, b) => a - b));
@@ -112,7 +104,7 @@ describe('k8ts apiserver --workers', () => {
     // New connections are served while the worker is gone …
     for (let i = 0; i < 3; i++) assert.equal((await client().request('GET', '/api/v1/namespaces/default')).status, 200);
     // … and it comes back: a new process, ready, and given connections again.
-    await until('the worker started again', () => (readyLines(server.output()) > before ? true : undefined));
+    await waitFor(() => readyLines(server.output()) > before, { timeoutMs: 30_000, description: 'the worker started again' });
     const workers = workerPids(primary);
     assert.equal(workers.length, 2);
     assert.ok(!workers.includes(victim!));

@@ -4,7 +4,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { isStorageError } from '../errors.js';
+import { isStorageError, StorageError } from '../errors.js';
 import type { Storage } from '../interface.js';
 import { openSqliteStorage } from '../sqlite/sqlite-storage.js';
 import { runStorageConformance, takeEvents } from '../testing/conformance.js';
@@ -114,6 +114,40 @@ describe('remote storage', () => {
 });
 
 describe('storage server', () => {
+  it("ends a watch with the store's error when the store's watch throws at once", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'k8ts-remote-'));
+    dirs.push(dir);
+    const store = openSqliteStorage({ path: join(dir, 'state.db'), compactIntervalMs: 0 });
+    // A backend that refuses a watch by throwing, not through the stream.
+    const refusing: Storage = Object.assign(Object.create(store) as Storage, {
+      watch: () => {
+        throw new StorageError('Compacted', 'revision 1 has been compacted; the oldest available revision is 5', { compactRevision: 5 });
+      },
+    });
+    const path = join(dir, 'store.sock');
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      serveStorage(refusing, socket);
+    });
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    const socket = connect(path);
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const remote = new RemoteStorage(socket);
+    try {
+      await assert.rejects(remote.watch('/w/', 1)[Symbol.asyncIterator]().next(), (e: unknown) => {
+        assert.ok(isStorageError(e, 'Compacted'));
+        assert.equal(e.compactRevision, 5);
+        return true;
+      });
+    } finally {
+      await remote.close();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+    }
+  });
+
   it('answers an operation it does not know with an Unavailable error naming it, and goes on serving', async () => {
     const s = await servedStore();
     const raw = connect((s.server.address() as string));
