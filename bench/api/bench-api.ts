@@ -25,6 +25,8 @@ import { measureCodec, printCodecTable } from './codec-bench.js';
 import { measureFieldManager } from './fieldmanager-bench.js';
 import { measureGoShape, printGoShapeTable } from './go-shape-bench.js';
 import { measurePipeline, printPipelineTable } from './pipeline-bench.js';
+import { API_SERVER_V8_FLAGS } from '../../src/cmd/apiserver-v8-flags.js';
+import { waitFor } from '../../src/client/testing/wait-for.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** `k8ts apiserver --workers`: processes serving the API (one per core here). */
@@ -47,11 +49,18 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
 // h2load presents a bearer token: a static token of a system:masters user (the Node client presents the admin certificate).
 const token = randomBytes(16).toString('hex');
 writeFileSync(join(dir, 'tokens.csv'), `${token},bench-admin,bench-admin-uid,"system:masters"\n`);
-const server = startK8ts(['apiserver', '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1', '--token-auth-file', join(dir, 'tokens.csv'), '--workers', String(WORKERS)]);
+// With the V8 flags `k8ts server` gives its API server (src/cmd/apiserver-v8-flags.ts), which the workers get too;
+// not the components' interrupt budget (src/cmd/supervisor.ts), which slows the warm-up this short load measures.
+const server = startK8ts(['apiserver', '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1', '--token-auth-file', join(dir, 'tokens.csv'), '--workers', String(WORKERS)], {
+  nodeArgs: API_SERVER_V8_FLAGS,
+});
 let api: Record<string, number>;
 try {
   const line = await server.waitForLine(/^apiserver: serving on /, 60_000);
   const url = line.replace(/^apiserver: serving on /, '').trim();
+  // Until its workers are ready the primary serves every connection itself.
+  const workersReady = (): number => server.output().split('\n').filter((l) => l.includes('"API server worker ready"')).length;
+  await waitFor(() => workersReady() >= WORKERS - 1, { timeoutMs: 60_000, description: `${WORKERS - 1} API server workers ready` });
   api = await runJson(here('./load.js'), [url, join(dir, 'pki'), String(SECONDS), String(server.child.pid), token]);
 } finally {
   await server.stop();

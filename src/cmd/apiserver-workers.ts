@@ -10,12 +10,14 @@
  *   weighted turn, to the primary itself or, still unread, to a worker (the
  *   socket is handed over on the IPC channel); TLS and HTTP/2 run in the
  *   process that got it, so one client's requests stay in one process.
- * - Each worker is a child process running the same command (the same flags);
- *   with the embedded sqlite store, which one process must hold, its storage is
- *   a {@link RemoteStorage} on a socket pair to the primary, which serves it
- *   ({@link serveStorage}); with etcd, a worker opens etcd itself. Its caches
- *   (watch cache, informers of admission and authorization) are its own, fed by
- *   storage watches, as another upstream API server's would be.
+ * - Each worker is a child process running the same command with the same
+ *   flags (and the V8 flags of apiserver-v8-flags.ts, unless the primary was
+ *   started with its own). With the embedded sqlite store, which one process
+ *   must hold, its storage is a {@link RemoteStorage} on a socket pair to the
+ *   primary, which serves it ({@link serveStorage}); with etcd, a worker opens
+ *   etcd itself. Its caches (watch cache, informers of admission and
+ *   authorization) are its own, fed by storage watches, as another upstream
+ *   API server's would be.
  * - The primary takes one share of the connections and each worker two: the
  *   primary also does every worker's storage work.
  * - A worker that exits is started again; the primary stops its workers
@@ -24,6 +26,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
 import type { Logger } from '../machinery/logger.js';
+import { API_SERVER_V8_FLAGS, withFlags } from './apiserver-v8-flags.js';
 import type { Storage } from '../storage/interface.js';
 import { RemoteStorage } from '../storage/remote/remote-storage.js';
 import { serveStorage } from '../storage/remote/storage-server.js';
@@ -106,7 +109,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   let handovers = 0;
 
   const spawnWorker = (number: number): ChildProcess => {
-    const child = spawn(process.execPath, [...process.execArgv, ...options.args], {
+    const child = spawn(process.execPath, [...withFlags(process.execArgv, API_SERVER_V8_FLAGS), ...options.args], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc', 'pipe'],
       env: { ...process.env, [WORKER_ENV]: String(number) },
     });

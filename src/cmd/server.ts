@@ -34,6 +34,7 @@ import { ensureServerJoinToken, type JoinTokenInfo } from './join/join-token.js'
 import { waitForNodeReady } from './join/node-ready.js';
 import { ensureAuditPolicyFile } from './audit-policy-file.js';
 import { Supervisor } from './supervisor.js';
+import { API_SERVER_V8_FLAGS } from './apiserver-v8-flags.js';
 import { parsePort } from './port-flag.js';
 import { onStopSignal } from './stop-signal.js';
 
@@ -176,6 +177,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
   ];
   supervisor.start({
     name: 'apiserver',
+    v8Flags: API_SERVER_V8_FLAGS,
     args: [
       'apiserver',
       ...storageArgs,

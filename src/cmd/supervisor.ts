@@ -15,6 +15,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withFlags } from './apiserver-v8-flags.js';
 
 /** bin/k8ts.js of this installation. */
 const K8TS_BIN = fileURLToPath(new URL('../../../bin/k8ts.js', import.meta.url));
@@ -55,6 +56,8 @@ export interface ComponentSpec {
   readonly name: string;
   /** Arguments after `k8ts`, e.g. ['apiserver', '--secure-port', '6443']. */
   readonly args: readonly string[];
+  /** This component's own V8 flags, after the components' ({@link componentV8Flags}), which win when they set the same one. */
+  readonly v8Flags?: readonly string[];
 }
 
 export interface SupervisorEvents {
@@ -93,7 +96,7 @@ export class Supervisor {
   }
 
   private spawn(spec: ComponentSpec, log: WriteStream): ChildProcess {
-    const child = spawn(process.execPath, ['--enable-source-maps', ...componentV8Flags(), K8TS_BIN, ...spec.args], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...withFlags(componentV8Flags(), spec.v8Flags ?? []), K8TS_BIN, ...spec.args], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: { ...process.env, [LIFELINE_ENV]: String(LIFELINE_FD) },
     });

@@ -60,6 +60,8 @@ describe('k8ts apiserver --workers', () => {
     const primary = server.child.pid!;
     const workers = workerPids(primary);
     assert.equal(workers.length, 2);
+    // The primary was started without V8 flags; its workers get the API server's (apiserver-v8-flags.ts).
+    for (const pid of workers) assert.ok(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=32'));
     const conns = Array.from({ length: 6 }, client);
     for (const c of conns) assert.equal((await c.request('GET', '/version')).status, 200);
     const serving = pidsServing(port);

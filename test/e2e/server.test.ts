@@ -78,9 +78,11 @@ describe('k8ts server and k8ts store', () => {
       process.kill(first, 'SIGKILL');
       await server.waitForLine(/^apiserver: exited \(SIGKILL\); restarting in \d+ ms$/, 30_000);
       const again = await server.waitForLine(new RegExp(`^apiserver: started \\(pid (?!${first}\\))\\d+\\)$`), 30_000);
-      // A restarted component runs with the same V8 flags as the first (supervisor.ts, DEFAULT_COMPONENT_V8_FLAGS).
+      // A restarted component runs with the same V8 flags as the first (supervisor.ts, DEFAULT_COMPONENT_V8_FLAGS),
+      // and the API server with its own as well (apiserver-v8-flags.ts).
       const argv = readFileSync(`/proc/${/pid (\d+)/.exec(again)![1]}/cmdline`, 'utf8').split('\0');
       assert.ok(argv.includes('--interrupt-budget=1081344'), argv.join(' '));
+      assert.ok(argv.includes('--max-semi-space-size=32'), argv.join(' '));
       const kubectl = newKubectl('1.33', kubeconfig);
       // The restarted API server answers once it has opened the store again (as long as a first start may take).
       const deadline = Date.now() + 60_000;

@@ -34,19 +34,19 @@ class FakeSyncer extends WalSyncer {
 
 /** A syncer whose fsync ends when the test says so. */
 class HeldSyncer extends WalSyncer {
-  private pending: Array<() => void> = [];
+  private pending: Array<(error: Error | undefined) => void> = [];
   override sync(done: (error: Error | undefined) => void): void {
     this.busy = true;
-    this.pending.push(() => {
+    this.pending.push((error) => {
       this.busy = false;
-      done(undefined);
+      done(error);
     });
   }
-  /** End the running fsync. */
-  release(): void {
+  /** End the running fsync (failed with `error` when given). */
+  release(error?: Error): void {
     const p = this.pending;
     this.pending = [];
-    for (const end of p) end();
+    for (const end of p) end(error);
   }
   running(): boolean {
     return this.pending.length > 0;
@@ -55,6 +55,12 @@ class HeldSyncer extends WalSyncer {
 }
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Let the event loop turn until `condition` holds (at most 1,000 turns). */
+async function waitForTurns(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !condition(); i++) await turn();
+  assert.ok(condition(), 'the condition came within 1,000 turns');
+}
 
 /** Checkpoints the store ran on `db` (wal_checkpoint pragmas). */
 function countCheckpoints(db: Database.Database): { count: number } {
@@ -67,14 +73,35 @@ function countCheckpoints(db: Database.Database): { count: number } {
   return counter;
 }
 
-function open(name: string, syncer: WalSyncer, checkpointWalBytes?: number): { store: SqliteStorage; checkpoints: { count: number } } {
+function open(
+  name: string,
+  syncer: WalSyncer,
+  checkpointWalBytes?: number,
+  databaseSyncer?: WalSyncer,
+): { store: SqliteStorage; checkpoints: { count: number } } {
   const db = new Database(join(dir, name));
   initSchema(db, 'FULL');
   db.pragma('wal_autocheckpoint = 0');
   db.pragma('synchronous = OFF');
   const checkpoints = countCheckpoints(db);
-  const store = new SqliteStorage(db, { compactIntervalMs: 0, syncer, ...(checkpointWalBytes !== undefined ? { checkpointWalBytes } : {}) });
+  const store = new SqliteStorage(db, {
+    compactIntervalMs: 0,
+    syncer,
+    ...(checkpointWalBytes !== undefined ? { checkpointWalBytes } : {}),
+    ...(databaseSyncer !== undefined ? { databaseSyncer } : {}),
+  });
   return { store, checkpoints };
+}
+
+/** The names in the log table of the database file alone (a copy of it, without the WAL). */
+function loggedInDatabaseFile(name: string): string[] {
+  copyFileSync(join(dir, name), join(dir, `${name}-copy`));
+  const copy = new Database(join(dir, `${name}-copy`));
+  try {
+    return (copy.prepare('SELECT name FROM log ORDER BY id').all() as { name: string }[]).map((r) => r.name);
+  } finally {
+    copy.close();
+  }
 }
 
 describe('sqlite WAL fsync', () => {
@@ -155,6 +182,82 @@ describe('sqlite WAL fsync', () => {
     assert.deepEqual(acknowledged, ['a', 'b', 'c', 'd']);
     assert.equal(Buffer.from((await store.get('/k/b'))!.value).toString(), 'c');
     await store.close();
+  });
+
+  it('fsyncs the database after a checkpoint off the event loop, and holds writes until that fsync ends', async () => {
+    const databaseSyncer = new HeldSyncer(join(dir, 'dbsync.db'));
+    const { store, checkpoints } = open('dbsync.db', new FakeSyncer(join(dir, 'dbsync.db-wal')), 1, databaseSyncer);
+    assert.equal((await store.create('/k/a', Buffer.from('a'))).modRevision, 1);
+    await waitForTurns(() => databaseSyncer.running());
+    assert.equal(checkpoints.count, 1);
+    assert.deepEqual(loggedInDatabaseFile('dbsync.db'), ['/k/a'], 'the checkpoint copied the WAL into the database file');
+    // Writes wait while the database's fsync runs: the first of them would start the WAL over.
+    const b = store.create('/k/b', Buffer.from('b'));
+    const c = store.create('/k/c', Buffer.from('c'));
+    for (let i = 0; i < 5; i++) await turn();
+    assert.deepEqual(store.stats(), { batches: 1, writes: 1, meanBatchSize: 1 }, 'nothing committed during the fsync');
+    assert.equal((await store.get('/k/a'))?.modRevision, 1, 'reads go on');
+    databaseSyncer.release();
+    assert.deepEqual([(await b).modRevision, (await c).modRevision], [2, 3]);
+    assert.deepEqual(store.stats(), { batches: 2, writes: 3, meanBatchSize: 1.5 }, 'the held writes went in one transaction');
+    while (databaseSyncer.running()) databaseSyncer.release();
+    const closing = store.close();
+    while (!(await Promise.race([closing.then(() => true), turn().then(() => false)]))) databaseSyncer.release();
+    const reopened = openSqliteStorage({ path: join(dir, 'dbsync.db'), compactIntervalMs: 0 });
+    try {
+      assert.deepEqual((await reopened.list('/k/')).items.map((kv) => Buffer.from(kv.value).toString()), ['a', 'b', 'c']);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('fails the held writes and the store when the database fsync after a checkpoint fails', async () => {
+    const databaseSyncer = new HeldSyncer(join(dir, 'dbfail.db'));
+    const { store } = open('dbfail.db', new FakeSyncer(join(dir, 'dbfail.db-wal')), 1, databaseSyncer);
+    await store.create('/k/a', Buffer.from('a')); // acknowledged after its WAL fsync; the checkpoint follows
+    await waitForTurns(() => databaseSyncer.running());
+    const b = store.create('/k/b', Buffer.from('b'));
+    for (let i = 0; i < 5; i++) await turn(); // b is held behind the database fsync
+    databaseSyncer.release(new Error('EIO: injected'));
+    await assert.rejects(b, (e: unknown) => isStorageError(e, 'Unavailable') && /fsync of the sqlite database after a checkpoint failed/.test(e.message));
+    await assert.rejects(store.get('/k/a'), (e: unknown) => isStorageError(e, 'Closed'));
+  });
+
+  it('a compaction waits for the database fsync after a checkpoint, and a checkpoint waits for a compaction\'s WAL frames to be synced', async () => {
+    const databaseSyncer = new HeldSyncer(join(dir, 'dbcompact.db'));
+    const walSyncer = new HeldSyncer(join(dir, 'dbcompact.db-wal'));
+    const { store, checkpoints } = open('dbcompact.db', walSyncer, 1, databaseSyncer);
+    const write = async (key: string): Promise<void> => {
+      const done = store.create(key, Buffer.from(key));
+      await waitForTurns(() => walSyncer.running());
+      walSyncer.release();
+      await done;
+    };
+    await write('/k/a');
+    await waitForTurns(() => databaseSyncer.running());
+    assert.equal(checkpoints.count, 1);
+    const compacted = store.compact(1);
+    for (let i = 0; i < 5; i++) await turn();
+    assert.equal(store.compactRevision(), 0, 'the compaction waits for the database fsync');
+    databaseSyncer.release();
+    await compacted;
+    assert.equal(store.compactRevision(), 1);
+
+    // A compaction committed while a WAL fsync runs: that fsync may not cover its frames, so no checkpoint follows it.
+    const b = store.create('/k/b', Buffer.from('b'));
+    await waitForTurns(() => walSyncer.running());
+    await store.compact(2);
+    walSyncer.release();
+    await b;
+    for (let i = 0; i < 5; i++) await turn();
+    assert.equal(checkpoints.count, 1, 'no checkpoint after an fsync that began before the compaction');
+    assert.ok(!databaseSyncer.running());
+    await write('/k/c');
+    await waitForTurns(() => databaseSyncer.running());
+    assert.equal(checkpoints.count, 2, 'the next fsync covers it: the checkpoint runs');
+    databaseSyncer.release();
+    await store.close();
+    assert.deepEqual(loggedInDatabaseFile('dbcompact.db'), ['/k/a', '/k/b', '/k/c'], 'a live key keeps its latest row');
   });
 
   it('close commits and syncs the writes held behind a running fsync', async () => {

@@ -44,11 +44,13 @@ export interface StartOptions {
   readonly cwd?: string;
   /** Run inside this network namespace (a name under /run/netns): `nsenter --net` execs k8ts, so the pid stays k8ts's. */
   readonly netns?: string;
+  /** Node's and V8's flags for the k8ts process (before bin/k8ts.js). */
+  readonly nodeArgs?: readonly string[];
 }
 
 export function startK8ts(args: readonly string[], options: StartOptions = {}): K8tsProcess {
   if (!stopsOnSignal) stopAllOnSignal();
-  const argv = [process.execPath, K8TS_BIN, ...args];
+  const argv = [process.execPath, ...(options.nodeArgs ?? []), K8TS_BIN, ...args];
   if (options.netns !== undefined) argv.unshift('nsenter', `--net=/run/netns/${options.netns}`);
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: options.cwd ?? CHECKOUT,
