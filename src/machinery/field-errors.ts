@@ -44,30 +44,53 @@ export interface FieldError {
   readonly detail?: string;
 }
 
-/** A path to a field, built step by step: `root('spec').child('containers').index(0).child('image')`. */
+/** How a step joins its parent's text: `.name` (none after an empty root), `.name` always, or `[x]`. */
+type Join = 'child' | 'dotted' | 'bracket';
+
+/**
+ * A path to a field, built step by step: `root('spec').child('containers').index(0).child('image')`.
+ * Validation makes a path for every field it looks at, and almost all of them
+ * never name an error: the text is only joined when it is read, then kept.
+ */
 export class FieldPath {
-  private constructor(private readonly text: string) {}
+  private text: string | undefined;
+
+  private constructor(
+    private readonly parent: FieldPath | undefined,
+    private readonly step: string | number,
+    private readonly join: Join,
+  ) {}
 
   static root(name: string): FieldPath {
-    return new FieldPath(name);
+    return new FieldPath(undefined, name, 'child');
   }
 
   child(name: string, ...more: string[]): FieldPath {
-    let text = this.text === '' ? name : `${this.text}.${name}`;
-    for (const m of more) text = `${text}.${m}`;
-    return new FieldPath(text);
+    let path = new FieldPath(this, name, 'child');
+    for (const m of more) path = new FieldPath(path, m, 'dotted');
+    return path;
   }
 
   index(i: number): FieldPath {
-    return new FieldPath(`${this.text}[${i}]`);
+    return new FieldPath(this, i, 'bracket');
   }
 
   /** A map key: `metadata.labels[app]`. */
   key(k: string): FieldPath {
-    return new FieldPath(`${this.text}[${k}]`);
+    return new FieldPath(this, k, 'bracket');
   }
 
   toString(): string {
+    if (this.text === undefined) {
+      const parent = this.parent;
+      if (parent === undefined) this.text = String(this.step);
+      else {
+        const base = parent.toString();
+        if (this.join === 'bracket') this.text = `${base}[${this.step}]`;
+        else if (this.join === 'child' && base === '') this.text = String(this.step);
+        else this.text = `${base}.${this.step}`;
+      }
+    }
     return this.text;
   }
 }

@@ -31,7 +31,8 @@ export function validateFinalizerName(name: string, path: FieldPath): FieldError
 
 /** Every name qualified (errors name the list), and not both orphan and foreground deletion. */
 export function validateFinalizers(finalizers: readonly string[] | null | undefined, path: FieldPath): FieldError[] {
-  const all = finalizers ?? [];
+  if (finalizers === null || finalizers === undefined || finalizers.length === 0) return [];
+  const all = finalizers;
   const errs = all.flatMap((f) => validateFinalizerName(f, path));
   if (all.includes(FINALIZER_ORPHAN_DEPENDENTS) && all.includes(FINALIZER_DELETE_DEPENDENTS)) {
     errs.push(

@@ -37,6 +37,13 @@ describe('validateLabels', () => {
       }
     }
   });
+  it('answers the same for keys and values it has already found valid', () => {
+    for (let round = 0; round < 2; round++) {
+      assert.deepEqual(validateLabels({ app: 'web', 'p.io/a': 'x'.repeat(63) }, labelsPath), []);
+      assert.equal(validateLabels({ app: 'x'.repeat(64) }, labelsPath).length, 1);
+      assert.equal(validateLabels({ ['x'.repeat(64)]: 'web' }, labelsPath).length, 1);
+    }
+  });
   it('names the map, not the key, as upstream does', () => {
     assert.equal(
       formatFieldErrors(validateLabels({ 'foo_': 'x' }, labelsPath)),

@@ -8,6 +8,7 @@ import { forbidden, invalid, required, type FieldError, type FieldPath } from '.
 import { byteLength } from './go-text.js';
 import { tooLongBytes } from './messages.js';
 import { isQualifiedName, isValidLabelValue } from './names.js';
+import { ValidStrings } from './valid-strings.js';
 
 /** The most bytes all annotation keys and values of one object may hold together (256 KiB). */
 export const TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * 1024;
@@ -26,13 +27,16 @@ export function validateLabelName(key: string, path: FieldPath): FieldError[] {
  * ends (QUALIFIED_NAME_RE and LABEL_VALUE_RE within their length limit).
  */
 const PLAIN_LABEL_PART = /^[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const PLAIN_LABEL_PARTS = new ValidStrings((s) => PLAIN_LABEL_PART.test(s));
 
 /** Every key a qualified name, every value a valid label value. */
 export function validateLabels(labels: StringMap, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  for (const [key, value] of Object.entries(labels ?? {})) {
+  if (labels === null || labels === undefined) return errs;
+  for (const key of Object.keys(labels)) {
+    const value = labels[key]!;
     // The common case, decided without building the (empty) lists of messages.
-    if (PLAIN_LABEL_PART.test(key) && typeof value === 'string' && (value === '' || PLAIN_LABEL_PART.test(value))) continue;
+    if (PLAIN_LABEL_PARTS.test(key) && typeof value === 'string' && (value === '' || PLAIN_LABEL_PARTS.test(value))) continue;
     errs.push(...validateLabelName(key, path));
     errs.push(...isValidLabelValue(value).map((m) => invalid(path, value, m)));
   }

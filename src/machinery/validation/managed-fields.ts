@@ -24,11 +24,18 @@ export interface ManagedFieldsEntry {
   readonly subresource?: string | undefined;
 }
 
+/** Go's unicode.IsPrint holds for every character from space to `~`. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /**
  * A field manager name (the `fieldManager` query parameter, or an entry's
  * manager): at most 128 bytes, every character printable.
  */
 export function validateFieldManager(fieldManager: string, path: FieldPath): FieldError[] {
+  // Printable ASCII (the usual manager: `kubectl-client-side-apply`): one byte a character, all printable.
+  if (PRINTABLE_ASCII.test(fieldManager)) {
+    return fieldManager.length > FIELD_MANAGER_MAX_LENGTH ? [tooLongBytes(path, FIELD_MANAGER_MAX_LENGTH)] : [];
+  }
   const errs: FieldError[] = [];
   if (byteLength(fieldManager) > FIELD_MANAGER_MAX_LENGTH) errs.push(tooLongBytes(path, FIELD_MANAGER_MAX_LENGTH));
   let position = 0;

@@ -18,6 +18,7 @@ import {
   nameIsDNS1035Label,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
+  qualifiedNameMessages,
   validateNamespaceName,
   validatePathSegmentName,
   validateRBACName,
@@ -237,5 +238,51 @@ describe('name validators', () => {
     const path = FieldPath.root('metadata').child('name');
     const errs = nameIsDNSSubdomain('Web', false).map((m) => formatFieldError({ type: 'FieldValueInvalid', field: String(path), value: 'Web', detail: m }));
     assert.deepEqual(errs, [`metadata.name: Invalid value: "Web": ${SUBDOMAIN}`]);
+  });
+});
+
+/** A fixed corpus of strings near the edges of the name formats: short and long, ASCII and not, with slashes and dots. */
+function nameCorpus(): string[] {
+  const alphabet = ['a', 'Z', '0', '-', '_', '.', '/', 'é', ' ', 'k', '😀'];
+  const out = ['', '/', 'a/', '/a', 'a/b/c', 'example.com/MyName', 'Example.com/x', `${'a'.repeat(253)}/x`, `${'a'.repeat(254)}/x`];
+  for (const n of [62, 63, 64]) out.push('n'.repeat(n), `p.io/${'n'.repeat(n)}`, `${'é'.repeat(n)}`);
+  let seed = 7;
+  const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  for (let i = 0; i < 3000; i++) {
+    let s = '';
+    const length = next() % 12;
+    for (let j = 0; j < length; j++) s += alphabet[next() % alphabet.length];
+    out.push(s);
+  }
+  return out;
+}
+
+describe('shortcuts of the name checks', () => {
+  const corpus = nameCorpus();
+  it('isQualifiedName answers as its full check, also for a value it has seen before', () => {
+    for (const value of corpus) {
+      assert.deepEqual(isQualifiedName(value), qualifiedNameMessages(value), value);
+      assert.deepEqual(isQualifiedName(value), qualifiedNameMessages(value), value);
+    }
+    assert.ok(corpus.some((v) => qualifiedNameMessages(v).length === 0) && corpus.some((v) => qualifiedNameMessages(v).length > 0));
+  });
+  it('a name part or prefix just too long, or a second slash, still gets the full messages', () => {
+    assert.deepEqual(isQualifiedName('n'.repeat(63)), []);
+    assert.deepEqual(isQualifiedName('n'.repeat(64)), ['name part must be no more than 63 characters']);
+    assert.deepEqual(isQualifiedName(`${'p'.repeat(253)}/n`), []);
+    assert.deepEqual(isQualifiedName(`${'p'.repeat(254)}/n`), ['prefix part must be no more than 253 characters']);
+    assert.deepEqual(isQualifiedName('Example.com/n'), [`prefix part ${SUBDOMAIN}`]);
+    assert.equal(isQualifiedName('a/b/c').length, 1);
+  });
+  it('labels and subdomains that match the pattern can only be too long', () => {
+    assert.deepEqual(isDNS1123Label('a'.repeat(64)), ['must be no more than 63 characters']);
+    assert.deepEqual(isDNS1123Label('a'.repeat(63)), []);
+    assert.deepEqual(isDNS1123Subdomain('a'.repeat(254)), ['must be no more than 253 characters']);
+    assert.deepEqual(isDNS1123Subdomain(`${'é'.repeat(127)}`), ['must be no more than 253 characters', SUBDOMAIN]);
+  });
+  it('a generateName masks its dash the same way after any character', () => {
+    assert.deepEqual(nameIsDNSSubdomain('web-', true), []);
+    assert.deepEqual(nameIsDNSSubdomain('Web-', true), [SUBDOMAIN]); // checked as "Wea"
+    assert.deepEqual(nameIsDNSSubdomain('a😀-', true), [SUBDOMAIN]); // a 4-byte character: three bytes stay
   });
 });

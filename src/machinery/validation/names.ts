@@ -10,6 +10,7 @@
 import { invalid, required, type FieldError, type FieldPath } from '../field-errors.js';
 import { byteLength } from './go-text.js';
 import { emptyError, maxLenError, regexError } from './messages.js';
+import { ValidStrings } from './valid-strings.js';
 
 const anchored = (format: string): RegExp => new RegExp(`^(?:${format})$`);
 
@@ -66,6 +67,11 @@ const HTTP_PATH_RE = anchored(HTTP_PATH_FMT);
  * finalizers, condition types). `isQualifiedName('example.com/MyName')` is `[]`.
  */
 export function isQualifiedName(value: string): string[] {
+  return PLAIN_QUALIFIED_NAMES.test(value) ? [] : qualifiedNameMessages(value);
+}
+
+/** isQualifiedName's full check, whatever the value (exported for the tests of the shortcut). */
+export function qualifiedNameMessages(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;
@@ -90,6 +96,31 @@ export function isQualifiedName(value: string): string[] {
   return errs;
 }
 
+/**
+ * A name part of 1 to 63 ASCII characters of `[-A-Za-z0-9_.]`, alphanumeric at
+ * both ends: QUALIFIED_NAME_RE within its length limit (ASCII, so bytes are characters).
+ */
+const PLAIN_NAME_PART = /^[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
+/**
+ * The common valid case of isQualifiedName, decided without building its
+ * messages: `name` or `prefix/name` with a valid subdomain prefix. False
+ * means only "not decided here": the full check then finds the messages.
+ */
+function isPlainQualifiedName(value: string): boolean {
+  const slash = value.indexOf('/');
+  if (slash < 0) return PLAIN_NAME_PART.test(value);
+  return (
+    slash > 0 &&
+    slash <= DNS1123_SUBDOMAIN_MAX_LENGTH &&
+    value.indexOf('/', slash + 1) < 0 &&
+    PLAIN_NAME_PART.test(value.slice(slash + 1)) &&
+    DNS1123_SUBDOMAIN_RE.test(value.slice(0, slash))
+  );
+}
+
+const PLAIN_QUALIFIED_NAMES = new ValidStrings(isPlainQualifiedName);
+
 /** A label value: empty, or at most 63 characters of `[-A-Za-z0-9_.]` starting and ending alphanumeric. */
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
@@ -100,6 +131,8 @@ export function isValidLabelValue(value: string): string[] {
 
 /** An RFC 1123 label (namespace names, container names): `my-name`, at most 63 characters, no dots. */
 export function isDNS1123Label(value: string): string[] {
+  // A value the pattern accepts is ASCII: its length is its byte length, and its only possible error the length.
+  if (DNS1123_LABEL_RE.test(value)) return value.length > DNS1123_LABEL_MAX_LENGTH ? [maxLenError(DNS1123_LABEL_MAX_LENGTH)] : [];
   const errs: string[] = [];
   if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
   if (!DNS1123_LABEL_RE.test(value)) {
@@ -112,6 +145,10 @@ export function isDNS1123Label(value: string): string[] {
 
 /** An RFC 1123 subdomain (most object names): `example.com`, at most 253 characters. */
 export function isDNS1123Subdomain(value: string): string[] {
+  // As in isDNS1123Label: a value the pattern accepts is ASCII.
+  if (DNS1123_SUBDOMAIN_RE.test(value)) {
+    return value.length > DNS1123_SUBDOMAIN_MAX_LENGTH ? [maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH)] : [];
+  }
   const errs: string[] = [];
   if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!DNS1123_SUBDOMAIN_RE.test(value)) errs.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
@@ -227,7 +264,10 @@ export const validatePathSegmentName: ValidateNameFunc = (name, prefix) =>
  * replace the last two bytes of such a prefix by `a` before checking it.
  */
 function maskTrailingDash(name: string): string {
-  if (byteLength(name) <= 1 || !name.endsWith('-')) return name;
+  if (!name.endsWith('-')) return name;
+  // The usual prefix (`web-`): an ASCII character before the dash, so the two bytes are two characters.
+  if (name.length >= 2 && name.charCodeAt(name.length - 2) < 0x80) return `${name.slice(0, -2)}a`;
+  if (byteLength(name) <= 1) return name;
   const body = [...name.slice(0, -1)];
   const last = body.pop() ?? '';
   // Go cuts one byte; a multi-byte character leaves its other bytes behind,

@@ -61,8 +61,37 @@ export interface ObjectMetaUpdateOptions {
 
 const METADATA = FieldPath.root('metadata');
 
+/** The paths of the fields validateObjectMeta checks, under one root. */
+function metaPaths(path: FieldPath) {
+  return {
+    generateName: path.child('generateName'),
+    name: path.child('name'),
+    namespace: path.child('namespace'),
+    generation: path.child('generation'),
+    labels: path.child('labels'),
+    annotations: path.child('annotations'),
+    ownerReferences: path.child('ownerReferences'),
+    finalizers: path.child('finalizers'),
+    managedFields: path.child('managedFields'),
+  };
+}
+
+/** Built once for the usual root: every create validates metadata (often twice: the store and the kind). */
+const METADATA_PATHS = metaPaths(METADATA);
+
+/** One Invalid error per message, added to `errs` (no list is built when there is none). */
+function addInvalid(errs: FieldError[], path: FieldPath, value: unknown, messages: readonly string[]): void {
+  for (const m of messages) errs.push(invalid(path, value, m));
+}
+
+/** Adds `more` to `errs`: most checks find nothing, and then nothing is copied. */
+function addAll(errs: FieldError[], more: readonly FieldError[]): void {
+  for (const e of more) errs.push(e);
+}
+
 function standardFinalizerErrors(meta: ObjectMeta, path: FieldPath): FieldError[] {
-  return (meta.finalizers ?? []).flatMap((f, i) => validateStandardFinalizerName(f, path.child('finalizers').index(i)));
+  if (meta.finalizers === null || meta.finalizers === undefined || meta.finalizers.length === 0) return [];
+  return meta.finalizers.flatMap((f, i) => validateStandardFinalizerName(f, path.child('finalizers').index(i)));
 }
 
 /**
@@ -74,30 +103,29 @@ function standardFinalizerErrors(meta: ObjectMeta, path: FieldPath): FieldError[
  */
 export function validateObjectMeta(meta: ObjectMeta, options: ObjectMetaOptions): FieldError[] {
   const path = options.path ?? METADATA;
+  const paths = path === METADATA ? METADATA_PATHS : metaPaths(path);
   const errs: FieldError[] = [];
   const generateName = meta.generateName ?? '';
-  if (generateName !== '') {
-    errs.push(...options.nameValidator(generateName, true).map((m) => invalid(path.child('generateName'), generateName, m)));
-  }
+  if (generateName !== '') addInvalid(errs, paths.generateName, generateName, options.nameValidator(generateName, true));
   const name = meta.name ?? '';
-  if (name === '') errs.push(required(path.child('name'), 'name or generateName is required'));
-  else errs.push(...options.nameValidator(name, false).map((m) => invalid(path.child('name'), name, m)));
+  if (name === '') errs.push(required(paths.name, 'name or generateName is required'));
+  else addInvalid(errs, paths.name, name, options.nameValidator(name, false));
 
   const namespace = meta.namespace ?? '';
   if (options.namespaced) {
-    if (namespace === '') errs.push(required(path.child('namespace')));
-    else errs.push(...validateNamespaceName(namespace, false).map((m) => invalid(path.child('namespace'), namespace, m)));
+    if (namespace === '') errs.push(required(paths.namespace));
+    else addInvalid(errs, paths.namespace, namespace, validateNamespaceName(namespace, false));
   } else if (namespace !== '') {
-    errs.push(forbidden(path.child('namespace'), 'not allowed on this type'));
+    errs.push(forbidden(paths.namespace, 'not allowed on this type'));
   }
 
-  errs.push(...validateNonnegativeField(meta.generation ?? 0, path.child('generation')));
-  errs.push(...validateLabels(meta.labels, path.child('labels')));
-  errs.push(...validateAnnotations(meta.annotations, path.child('annotations')));
-  errs.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
-  errs.push(...validateFinalizers(meta.finalizers, path.child('finalizers')));
-  errs.push(...validateManagedFields(meta.managedFields, path.child('managedFields')));
-  if (options.standardFinalizers !== false) errs.push(...standardFinalizerErrors(meta, path));
+  addAll(errs, validateNonnegativeField(meta.generation ?? 0, paths.generation));
+  addAll(errs, validateLabels(meta.labels, paths.labels));
+  addAll(errs, validateAnnotations(meta.annotations, paths.annotations));
+  addAll(errs, validateOwnerReferences(meta.ownerReferences, paths.ownerReferences));
+  addAll(errs, validateFinalizers(meta.finalizers, paths.finalizers));
+  addAll(errs, validateManagedFields(meta.managedFields, paths.managedFields));
+  if (options.standardFinalizers !== false) addAll(errs, standardFinalizerErrors(meta, path));
   return errs;
 }
 

@@ -29,6 +29,11 @@ import { IS_NEGATIVE_ERROR_MSG } from '../../../machinery/validation/messages.js
 import { parseQuantityNanos } from './quantity.js';
 import { canonicalQuantity } from '../../../machinery/quantity.js';
 
+/** Adds `more` to `errs` (most checks find nothing: then nothing is copied). */
+function addAll(errs: FieldError[], more: readonly FieldError[]): void {
+  for (const e of more) errs.push(e);
+}
+
 /** A DNS-1123 label field: one Invalid error per rule it breaks. */
 export function validateDNS1123Label(value: string, path: FieldPath): FieldError[] {
   return isDNS1123Label(value).map((m) => invalid(path, value, m));
@@ -87,8 +92,9 @@ export function validateInitContainers(
   path: FieldPath,
 ): FieldError[] {
   const errs: FieldError[] = [];
+  if (containers === undefined || containers === null || containers.length === 0) return errs;
   const names = new Set((regular ?? []).map((c) => c.name));
-  (containers ?? []).forEach((c, i) => {
+  containers.forEach((c, i) => {
     const p = path.index(i);
     errs.push(...validateContainerCommon(c, ctx, p));
     if (names.has(c.name)) errs.push(duplicate(p.child('name'), c.name));
@@ -316,15 +322,16 @@ export function validateResources(resources: ResourceRequirements | undefined, p
   const limPath = path.child('limits');
   const reqPath = path.child('requests');
   const limitValues = new Map<string, bigint>();
-  for (const [name, value] of Object.entries(limits)) {
+  for (const name of Object.keys(limits)) {
     const p = limPath.key(name);
-    errs.push(...validateContainerResourceName(name, p));
-    const q = validateQuantity(name, value, p, errs);
+    addAll(errs, validateContainerResourceName(name, p));
+    const q = validateQuantity(name, limits[name]!, p, errs);
     if (q !== undefined) limitValues.set(name, q);
   }
-  for (const [name, value] of Object.entries(requests)) {
+  for (const name of Object.keys(requests)) {
+    const value = requests[name]!;
     const p = reqPath.key(name);
-    errs.push(...validateContainerResourceName(name, p));
+    addAll(errs, validateContainerResourceName(name, p));
     const q = validateQuantity(name, value, p, errs);
     if (q === undefined) continue;
     const limit = limitValues.get(name);
@@ -354,6 +361,8 @@ function validateQuantity(name: string, value: string | number, path: FieldPath,
 }
 
 function validateContainerResourceName(name: string, path: FieldPath): FieldError[] {
+  // cpu, memory and ephemeral-storage are qualified names and standard: nothing to find.
+  if (STANDARD_CONTAINER_RESOURCES.has(name)) return [];
   const errs = isQualifiedName(name).map((m) => invalid(path, name, m));
   if (!name.includes('/')) {
     if (!STANDARD_CONTAINER_RESOURCES.has(name) && !name.startsWith('hugepages-')) {

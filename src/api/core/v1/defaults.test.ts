@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { applyPodAdmissionDefaults } from './admission-defaults.js';
-import { defaultPod, defaultPodTemplateSpec, imageTag } from './defaults.js';
+import { defaultPod, defaultPodTemplateSpec, imageTag, volumeSources } from './defaults.js';
 import { podQOSClass } from './qos.js';
 
 const basicPod = (): Pod => ({
@@ -182,5 +182,48 @@ describe('pod QoS class', () => {
     assert.equal(podQOSClass(withResources([{ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1000m', memory: '1Gi' } }])), 'Guaranteed');
     assert.equal(podQOSClass(withResources([{ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m', memory: '1Gi' } }])), 'Burstable');
     assert.equal(podQOSClass(withResources([{ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1', memory: '1Gi' } }, {}])), 'Burstable');
+  });
+  it('counts only positive cpu and memory, summed over containers and init containers', () => {
+    assert.equal(podQOSClass(withResources([{ limits: { cpu: '0', memory: '1Gi' }, requests: { memory: '1Gi' } }])), 'Burstable');
+    assert.equal(podQOSClass(withResources([{ limits: { 'example.com/gpu': '1' } }])), 'BestEffort');
+    assert.equal(podQOSClass(withResources([{ limits: null, requests: null }])), 'BestEffort');
+    const pod = withResources([{ limits: { cpu: '1', memory: '1Gi' } }]);
+    pod.spec!.initContainers = [{ name: 'i', image: 'x', resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1', memory: '1Gi' } } }];
+    assert.equal(podQOSClass(pod), 'Burstable'); // the regular container requests nothing: 2 cpu limited, 1 requested
+    pod.spec!.containers[0]!.resources!.requests = { cpu: '1', memory: '1Gi' };
+    assert.equal(podQOSClass(pod), 'Guaranteed');
+    pod.spec!.initContainers[0]!.resources!.limits = { cpu: '1' };
+    assert.equal(podQOSClass(pod), 'Burstable');
+  });
+  it('pod-level resources decide when the pod has them', () => {
+    const pod = withResources([{}]);
+    (pod.spec as { resources?: object }).resources = { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1', memory: '1Gi' } };
+    assert.equal(podQOSClass(pod), 'Guaranteed');
+    (pod.spec as { resources?: object }).resources = { limits: { cpu: '1' } };
+    assert.equal(podQOSClass(pod), 'Burstable');
+  });
+});
+
+describe('volumeSources', () => {
+  it('the one source a volume names, or none', () => {
+    assert.deepEqual(volumeSources({ name: 'v', configMap: { name: 'c' } }), ['configMap']);
+    assert.deepEqual(volumeSources({ name: 'v' }), []);
+    assert.deepEqual(volumeSources({ name: 'v', secret: null, emptyDir: undefined } as never), []);
+    assert.deepEqual(volumeSources({ name: 'v', secret: null, emptyDir: {} } as never), ['emptyDir']);
+  });
+  it('several sources in upstream order, whatever the order of the keys', () => {
+    assert.deepEqual(volumeSources({ name: 'v', csi: { driver: 'd' }, secret: {}, hostPath: { path: '/' } }), ['hostPath', 'secret', 'csi']);
+    assert.deepEqual(volumeSources({ projected: {}, name: 'v', emptyDir: {} }), ['emptyDir', 'projected']);
+  });
+});
+
+describe('imageTag', () => {
+  it('answers the same for an image it has read before', () => {
+    for (let round = 0; round < 2; round++) {
+      assert.equal(imageTag('nginx'), 'latest');
+      assert.equal(imageTag('registry.example/web:1.2.3'), '1.2.3');
+      assert.equal(imageTag('Bad/Image'), '');
+      assert.equal(imageTag(' nginx'), '');
+    }
   });
 });

@@ -33,13 +33,15 @@ export function defaultPod(pod: Pod): void {
   pod.spec ??= { containers: [] };
   const spec = pod.spec;
   defaultPodSpec(spec);
-  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) defaultRequestsFromLimits(c);
-  spec.enableServiceLinks ??= true;
-  if (spec.hostNetwork === true) {
-    for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
-      for (const port of c.ports ?? []) if ((port.hostPort ?? 0) === 0) port.hostPort = port.containerPort;
+  for (const containers of [spec.containers, spec.initContainers]) {
+    for (const c of containers ?? []) {
+      defaultRequestsFromLimits(c);
+      if (spec.hostNetwork === true) {
+        for (const port of c.ports ?? []) if ((port.hostPort ?? 0) === 0) port.hostPort = port.containerPort;
+      }
     }
   }
+  spec.enableServiceLinks ??= true;
 }
 
 /** A PodTemplate object (core/v1). */
@@ -82,7 +84,9 @@ export function defaultContainer(c: Container | EphemeralContainer): void {
   // ResourceRequirements is a struct upstream: it is always written, `{}` when empty.
   c.resources ??= {};
   for (const port of c.ports ?? []) if (!port.protocol) port.protocol = 'TCP';
-  for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) if (probe) defaultProbe(probe);
+  if (c.livenessProbe) defaultProbe(c.livenessProbe);
+  if (c.readinessProbe) defaultProbe(c.readinessProbe);
+  if (c.startupProbe) defaultProbe(c.startupProbe);
   if (c.lifecycle) defaultLifecycle(c.lifecycle);
   for (const env of c.env ?? []) if (env.valueFrom?.fieldRef) defaultFieldRef(env.valueFrom.fieldRef);
 }
@@ -93,7 +97,7 @@ function defaultRequestsFromLimits(c: Container): void {
   if (limits === undefined || limits === null) return;
   const resources = (c.resources ??= {});
   const requests = (resources.requests ??= {});
-  for (const [name, value] of Object.entries(limits)) if (!(name in requests)) requests[name] = value;
+  for (const name of Object.keys(limits)) if (!(name in requests)) requests[name] = limits[name]!;
 }
 
 /** Upstream's SetDefaults_Probe, with its handler's defaults. */
@@ -127,9 +131,22 @@ const VOLUME_SOURCES = [
   'ephemeral', 'image',
 ] as const;
 
-/** The volume sources a volume names (normally one). */
+const VOLUME_SOURCE_NAMES: ReadonlySet<string> = new Set(VOLUME_SOURCES);
+
+/** The volume sources a volume names (normally one), in VOLUME_SOURCES order. */
 export function volumeSources(v: Volume): string[] {
   const record = v as unknown as Record<string, unknown>;
+  // A volume (plain JSON) has a few keys: its one source is found among them rather than by
+  // looking up all 30 names; with more than one, the list below gives them in their order.
+  let found: string | undefined;
+  let count = 0;
+  for (const key of Object.keys(record)) {
+    if (VOLUME_SOURCE_NAMES.has(key) && record[key] !== undefined && record[key] !== null) {
+      found = key;
+      count++;
+    }
+  }
+  if (count <= 1) return found === undefined ? [] : [found];
   return VOLUME_SOURCES.filter((s) => record[s] !== undefined && record[s] !== null);
 }
 
@@ -174,6 +191,24 @@ export function defaultVolume(v: Volume): void {
  * (upstream then defaults the pull policy to IfNotPresent).
  */
 export function imageTag(image: string): string {
+  let tag = imageTags.get(image);
+  if (tag === undefined) {
+    tag = readImageTag(image);
+    if (imageTags.size >= MAX_IMAGE_TAGS) imageTags.clear();
+    imageTags.set(image, tag);
+  }
+  return tag;
+}
+
+/**
+ * The tags of recent images: every pod a workload makes names the same few
+ * images, and reading one costs regular expressions. Bounded: cleared when full.
+ */
+const imageTags = new Map<string, string>();
+const MAX_IMAGE_TAGS = 1024;
+
+/** imageTag's reading of an image it has not seen lately. */
+function readImageTag(image: string): string {
   if (image === '' || image !== image.trim()) return '';
   const at = image.indexOf('@');
   const withoutDigest = at >= 0 ? image.slice(0, at) : image;

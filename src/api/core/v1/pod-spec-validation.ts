@@ -36,15 +36,9 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath): Fie
   if (s.dnsPolicy === 'None' && s.dnsConfig === undefined) {
     errs.push(required(path.child('dnsConfig'), 'must provide `dnsConfig` when `dnsPolicy` is None'));
   }
-  for (const [field, value] of [
-    ['serviceAccountName', s.serviceAccountName],
-    ['nodeName', s.nodeName],
-    ['priorityClassName', s.priorityClassName],
-  ] as const) {
-    if (value !== undefined && value !== null && value !== '') {
-      errs.push(...isDNS1123Subdomain(value).map((m) => invalid(path.child(field), value, m)));
-    }
-  }
+  validateSubdomainField(errs, s.serviceAccountName, path, 'serviceAccountName');
+  validateSubdomainField(errs, s.nodeName, path, 'nodeName');
+  validateSubdomainField(errs, s.priorityClassName, path, 'priorityClassName');
   if (s.activeDeadlineSeconds !== undefined && s.activeDeadlineSeconds !== null) {
     const value = s.activeDeadlineSeconds;
     if (value < 1 || value > MAX_INT32) errs.push(invalid(path.child('activeDeadlineSeconds'), value, inclusiveRangeError(1, MAX_INT32)));
@@ -62,6 +56,12 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath): Fie
     errs.push(...validateLabelName(gate.conditionType, path.child('readinessGates').index(i).child('conditionType')));
   });
   return errs;
+}
+
+/** A name field that, when set, must be a subdomain. */
+function validateSubdomainField(errs: FieldError[], value: string | null | undefined, path: FieldPath, field: string): void {
+  if (value === undefined || value === null || value === '') return;
+  for (const m of isDNS1123Subdomain(value)) errs.push(invalid(path.child(field), value, m));
 }
 
 function validateRestartPolicy(policy: string | undefined, path: FieldPath): FieldError[] {

@@ -11,32 +11,39 @@ const QOS_RESOURCES = new Set(['cpu', 'memory']);
 
 export type PodQOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
+/** Bits of what a resource list holds among the QoS resources (a positive quantity of each). */
+const CPU = 1;
+const MEMORY = 2;
+
+/** Adds the positive cpu and memory quantities of `list` into `into`; which of the two it had, as bits. */
+function addQOSResources(into: Map<string, bigint>, list: Record<string, unknown> | null | undefined): number {
+  let found = 0;
+  if (list === null || list === undefined) return found;
+  for (const name of Object.keys(list)) {
+    if (!QOS_RESOURCES.has(name)) continue;
+    const q = parseQuantityNanos(list[name] as string);
+    if (q === undefined || q <= 0n) continue;
+    found |= name === 'cpu' ? CPU : MEMORY;
+    into.set(name, (into.get(name) ?? 0n) + q);
+  }
+  return found;
+}
+
 export function podQOSClass(pod: Pod): PodQOSClass {
   const requests = new Map<string, bigint>();
   const limits = new Map<string, bigint>();
   let guaranteed = true;
   const spec = pod.spec;
-  const add = (into: Map<string, bigint>, list: Record<string, unknown> | undefined, found?: Set<string>): void => {
-    for (const [name, value] of Object.entries(list ?? {})) {
-      if (!QOS_RESOURCES.has(name)) continue;
-      const q = parseQuantityNanos(value as string);
-      if (q === undefined || q <= 0n) continue;
-      found?.add(name);
-      into.set(name, (into.get(name) ?? 0n) + q);
-    }
-  };
   const podResources = (spec as { resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> } } | undefined)?.resources;
   if (podResources !== undefined) {
-    add(requests, podResources.requests);
-    const found = new Set<string>();
-    add(limits, podResources.limits, found);
-    if (!found.has('cpu') || !found.has('memory')) guaranteed = false;
+    addQOSResources(requests, podResources.requests);
+    if (addQOSResources(limits, podResources.limits) !== (CPU | MEMORY)) guaranteed = false;
   } else {
-    for (const c of [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])]) {
-      add(requests, c.resources?.requests as Record<string, unknown> | undefined);
-      const found = new Set<string>();
-      add(limits, c.resources?.limits as Record<string, unknown> | undefined, found);
-      if (!found.has('cpu') || !found.has('memory')) guaranteed = false;
+    for (const containers of [spec?.containers, spec?.initContainers]) {
+      for (const c of containers ?? []) {
+        addQOSResources(requests, c.resources?.requests as Record<string, unknown> | undefined);
+        if (addQOSResources(limits, c.resources?.limits as Record<string, unknown> | undefined) !== (CPU | MEMORY)) guaranteed = false;
+      }
     }
   }
   if (requests.size === 0 && limits.size === 0) return 'BestEffort';
