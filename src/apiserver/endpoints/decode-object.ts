@@ -84,12 +84,22 @@ export function asKubeObject(value: unknown, expected: ExpectedKind, options: { 
   for (const field of ['labels', 'annotations'] as const) {
     const v = metadata[field];
     if (v === undefined || v === null) continue;
-    if (!isPlainObject(v) || Object.values(v).some((x) => typeof x !== 'string')) {
+    if (!isPlainObject(v) || !allStrings(v)) {
       throw badRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: metadata.${field} must be a map of strings`);
     }
   }
-  const shaped = options.goShaped === true ? value : goJsonShape({ ...value, kind: expected.kind, apiVersion: expectedVersion, metadata }, expected);
+  // Shaping writes a new object: the usual body, which names the URL's type and has metadata, needs no copy before it.
+  const typed = value.kind === expected.kind && value.apiVersion === expectedVersion && value.metadata === metadata;
+  const shaped = options.goShaped === true ? value : goJsonShape(typed ? value : { ...value, kind: expected.kind, apiVersion: expectedVersion, metadata }, expected);
+  // Nor after it, when the new object has the type and metadata already (the copy would be the same, key for key).
+  if (shaped !== value && shaped.apiVersion === expectedVersion && shaped.kind === expected.kind && shaped.metadata !== undefined && shaped.metadata !== null) return shaped as KubeObject;
   return { ...shaped, apiVersion: expectedVersion, kind: expected.kind, metadata: shaped.metadata ?? metadata } as KubeObject;
+}
+
+/** Whether every own enumerable value is a string (Object.values(o).every, without the array). */
+function allStrings(o: Record<string, unknown>): boolean {
+  for (const key in o) if (Object.hasOwn(o, key) && typeof o[key] !== 'string') return false;
+  return true;
 }
 
 // ---- protobuf bodies ----

@@ -345,6 +345,26 @@ describe('validateObjectFields: the fast path from JSON.parse’s value', () => 
     }
   });
 
+  it('builds a JSON body’s node tree only when asked, and once', () => {
+    const doc = decodeStrictDocument(Buffer.from('{"kind":"Pod","spec":{"foo":1}}'), 'json');
+    assert.equal(doc.sortedKeys, false);
+    assert.equal(doc.yamlError, undefined);
+    assert.deepEqual(doc.jsonFacts, { keys: 3, plainIntegers: true, depth: 2 });
+    assert.equal(doc.node, doc.node);
+    assert.equal(doc.node.type, 'object');
+    assert.deepEqual(validateObjectFields(doc, POD, 'Warn').warnings, ['unknown field "spec.foo"']);
+  });
+
+  it('compiles a kind without a schema once, and decodes it as before', () => {
+    const types = builtInTypes();
+    const thing = { group: 'example.io', version: 'v1', kind: 'Thing' };
+    assert.equal(types.typeOf(thing), types.typeOf(thing));
+    assert.equal(types.typeOf(thing), types.untypedKind('Thing'));
+    assert.equal(types.typeOf(POD), podType());
+    const r = validateObjectFields(decodeStrictDocument(Buffer.from('{"metadata":{"name":"t","foo":1},"spec":{"x":1}}'), 'json'), thing, 'Warn');
+    assert.deepEqual(r, { value: { metadata: { name: 't' }, spec: { x: 1 } }, warnings: ['unknown field "metadata.foo"'] });
+  });
+
   it('still fails a document nested beyond the decoder’s limit as it always has', () => {
     const deep = `{"kind":"Pod","metadata":{"annotations":{}},"spec":${'['.repeat(10_005)}${']'.repeat(10_005)}}`;
     assert.equal(statusOf(() => decodeStrictDocument(Buffer.from(deep), 'json')).message, 'error decoding the request body as JSON: exceeded max depth');

@@ -181,6 +181,7 @@ const SPECIAL_DEFINITIONS: Readonly<Record<string, GoType>> = {
 export class GoTypes {
   private readonly definitions = new Map<string, GoType>();
   private byKind: Map<string, string> | undefined;
+  private readonly untyped = new Map<string, GoType>();
 
   constructor(private readonly schemas: Readonly<Record<string, JsonObject>>) {}
 
@@ -202,8 +203,22 @@ export class GoTypes {
     return name === undefined ? undefined : this.definition(name);
   }
 
-  /** A kind with no schema: its metadata is an ObjectMeta, everything else is kept as sent. */
+  /** The type a body of the kind decodes into: its schema's, or else an untyped kind's. */
+  typeOf(gvk: GroupVersionKind): GoType {
+    return this.ofKind(gvk) ?? this.untypedKind(gvk.kind);
+  }
+
+  /** A kind with no schema: its metadata is an ObjectMeta, everything else is kept as sent. Compiled once per kind. */
   untypedKind(kind: string): GoType {
+    let type = this.untyped.get(kind);
+    if (type === undefined) {
+      type = this.compileUntyped(kind);
+      this.untyped.set(kind, type);
+    }
+    return type;
+  }
+
+  private compileUntyped(kind: string): GoType {
     const fields = new Map<string, GoType>([
       ['apiVersion', { kind: 'string', goType: 'string' }],
       ['kind', { kind: 'string', goType: 'string' }],
@@ -662,20 +677,31 @@ export function decodeStrictDocument(body: Buffer, encoding: 'json' | 'yaml'): S
       // A deep document meets the node parser's depth limit here, before any other check, as it always has.
       return { value, node: withinDepth(() => parseJsonNodes(text)), sortedKeys: false, yamlError: undefined };
     }
-    // The node tree is only needed when the fast path of validateObjectFields does not apply.
-    let node: JsonNode | undefined;
-    return {
-      value,
-      get node(): JsonNode {
-        return (node ??= withinDepth(() => parseJsonNodes(text)));
-      },
-      jsonFacts,
-      sortedKeys: false,
-      yamlError: undefined,
-    };
+    return new LazyJsonDocument(text, value, jsonFacts);
   }
   const yaml = withinDepth(() => decodeYamlStrict(body.toString('utf8')), 'YAML');
   return { value: yaml.value, node: withinDepth(() => nodeFromValue(yaml.value), 'YAML'), sortedKeys: true, yamlError: yaml.duplicateKeyError };
+}
+
+/**
+ * A JSON body whose node tree is only built when the fast path of
+ * validateObjectFields does not apply. A class rather than an object literal
+ * with a getter: such a literal is built by a slow runtime call each time.
+ */
+class LazyJsonDocument implements StrictDocument {
+  readonly sortedKeys = false;
+  readonly yamlError = undefined;
+  private parsed: JsonNode | undefined;
+
+  constructor(
+    private readonly text: string,
+    readonly value: unknown,
+    readonly jsonFacts: JsonTextFacts,
+  ) {}
+
+  get node(): JsonNode {
+    return (this.parsed ??= withinDepth(() => parseJsonNodes(this.text)));
+  }
 }
 
 /**
@@ -807,7 +833,7 @@ export interface ValidatedObject {
  * `Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.foo"`.
  */
 export function validateObjectFields(document: StrictDocument, expected: GroupVersionKind, directive: FieldValidationDirective, types = builtInTypes()): ValidatedObject {
-  const type = types.ofKind(expected) ?? types.untypedKind(expected.kind);
+  const type = types.typeOf(expected);
   if (document.jsonFacts !== undefined && decodesToItself(document.value, document.jsonFacts, type)) return { value: document.value, warnings: [] };
   const strict = directive !== 'Ignore';
   const result = withinDepth(() => decodeTyped(document.node, type, { strict, sortKeys: document.sortedKeys }));
@@ -872,7 +898,7 @@ export function validatePatchedFields(
   patchErrors: readonly string[],
   types = builtInTypes(),
 ): ValidatedObject {
-  const type = types.ofKind(expected) ?? types.untypedKind(expected.kind);
+  const type = types.typeOf(expected);
   const strict = directive !== 'Ignore';
   const result = withinDepth(() => decodeTyped(nodeFromValue(patched), type, { strict, sortKeys: true }));
   if (result.error !== undefined) throw invalidPatch(patched, result.error);
