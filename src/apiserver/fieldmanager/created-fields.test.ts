@@ -235,4 +235,45 @@ describe('createdFieldSet (the fields of a write over nothing, in one walk)', ()
     assert.equal(both(schema, { spec: { inner: null } }, thing).fast, 'declined');
     assert.deepEqual(both(schema, { setList: [{ a: 1 }] }, thing), { fast: 'declined', slow: 'throws' });
   });
+  it('agrees on the order of fields, declared or not, many or few, and on one-item lists with cuts and drops', () => {
+    const declared = ['zeta', 'Alpha', 'alpha', 'é', 'b10', 'b2', ...Array.from({ length: 20 }, (_, i) => `f${i}`)];
+    const schema = new TypeSchema({
+      Mixed: {
+        type: 'object',
+        'x-kubernetes-group-version-kind': [{ group: 'test', version: 'v1', kind: 'Mixed' }],
+        required: ['list'],
+        properties: {
+          ...Object.fromEntries(declared.map((n) => [n, { type: 'string' }])),
+          spec: { $ref: '#/components/schemas/test.MixedSpec' },
+          inner: { $ref: '#/components/schemas/test.Inner' },
+          list: { type: 'array', items: { $ref: '#/components/schemas/Item' }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] },
+        },
+        additionalProperties: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+      'test.MixedSpec': { type: 'object', properties: Object.fromEntries(declared.map((n) => [n, { type: 'string' }])), additionalProperties: { type: 'string' } },
+      // Not a value struct: its fields are all added (mapEntries, not compared).
+      'test.Inner': { type: 'object', properties: Object.fromEntries(declared.map((n) => [n, { type: 'string' }])), additionalProperties: { type: 'string' } },
+      Item: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, value: { type: 'string' } } },
+    });
+    const mixed = schema.typeOfKind('test', 'v1', 'Mixed');
+    const others = ['a', 'Z', 'b1', 'zz', '\u{1F600}', '\uFFFF', '10', '9', 'é2', ''];
+    const leaves = (names: readonly string[]): Obj => Object.fromEntries(names.map((n) => [n, 'x']));
+    const values: Obj[] = [
+      leaves(declared.slice(0, 6)),
+      leaves([...declared].reverse()),
+      { ...leaves(others.slice(0, 4)), zeta: 'x', alpha: 'x' },
+      { ...Object.fromEntries(others.map((n) => [n, { k: 'v' }])), ...leaves(declared.slice(0, 10)) },
+      { spec: { ...leaves(others), ...leaves(declared.slice(3, 9)) } },
+      { spec: leaves([...declared, ...others].reverse()) },
+      { inner: { ...leaves(others.slice(0, 5)), ...leaves(declared.slice(0, 5)) } },
+      { inner: leaves([...declared, ...others].reverse()) },
+      { list: [{ name: 'b', value: 'v' }] },
+      { list: [{ name: 'a' }] },
+    ];
+    const cuts = [NONE, FieldSet.of([f('list'), keyElement([['name', 'b']])]), FieldSet.of([f('zz')], [f('spec'), f('a')], [f('inner'), f('zeta')])];
+    const drops = [NONE, FieldSet.of([f('list'), keyElement([['name', 'b']])], [f('alpha')], [f('spec'), f('b10')]), FieldSet.of([f('list')], [f('10'), f('k')])];
+    for (const v of values) for (const cut of cuts) for (const drop of drops) assertSame(schema, v, mixed, cut, drop);
+    // More names than a map type keeps of the ones it does not declare.
+    assertSame(s, { metadata: { labels: Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`l${(i * 7919) % 1500}`, 'v'])) } }, podType);
+  });
 });

@@ -17,11 +17,11 @@
  * than MAX_DEPTH) or any error arises, it declines (undefined) and the
  * caller takes the general way, which decides as before.
  */
-import { compareElements, compareStrings, FieldSet, serializeElement, type FieldsV1, type JsonValue, type PathElement } from './field-set.js';
-import { fieldInfo } from './field-info.js';
-import type { ListType, MapType, TypeRef, TypeSchema } from './schema.js';
+import { compareElements, FieldSet, serializeElement, type FieldsV1, type JsonValue, type PathElement } from './field-set.js';
+import { fieldBefore, fieldTable, type FieldInfo, type FieldTable } from './field-info.js';
+import type { ListType, TypeRef, TypeSchema } from './schema.js';
 import { deduce, itemScope, listItemElement } from './typed.js';
-import { emptyStruct, fillFields, MAX_DEPTH, NO_SCOPE, planScope, type FieldScope } from './value-structs.js';
+import { emptyStruct, MAX_DEPTH, NO_SCOPE, planScope, type FieldScope } from './value-structs.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -55,16 +55,16 @@ function compared(schema: TypeSchema, r: JsonObject, t: TypeRef, depth: number, 
   if (depth > MAX_DEPTH) throw DECLINE;
   const map = schema.resolve(t).map;
   if (map === undefined || map.relationship === 'atomic') throw DECLINE;
-  const names = sortedNames(r, undefined);
+  const values: Array<JsonValue | undefined> = [];
+  const fields = sortedFields(r, fieldTable(schema, map), false, values);
   let out: FieldsV1 | undefined;
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
-    const { key, type, plan } = fieldInfo(schema, map, name);
+  for (let i = 0; i < fields.length; i++) {
+    const { key, type, plan } = fields[i]!;
     if (cut?.hasMemberKey(key) === true) continue;
     const childCut = cut?.childByKey(key);
     const childDrop = drop?.childByKey(key);
     const member = drop?.hasMemberKey(key) !== true;
-    const v = r[name];
+    const v = values[i];
     let entry: FieldsV1 | undefined;
     if (plan?.valueStruct === true) {
       // Absent (or undefined): filled in alike on both sides, the same.
@@ -100,7 +100,7 @@ function nilField(
   if (atom.scalar === true || (atom.map !== undefined) === (atom.list !== undefined)) throw DECLINE;
   const map = atom.map;
   if (map !== undefined) {
-    if (map.relationship !== 'atomic' && isMap(v) && hasKeys(v)) return mapEntries(schema, v, map, NO_SCOPE, cut, drop, false);
+    if (map.relationship !== 'atomic' && isMap(v) && hasKeys(v)) return mapEntries(schema, v, fieldTable(schema, map), NO_SCOPE, cut, drop, false);
   } else {
     const list = atom.list!;
     if (list.relationship !== 'atomic' && isList(v) && v.length > 0) return items(schema, v, list, scope.items, cut, drop, false);
@@ -118,6 +118,8 @@ function added(
   drop: FieldSet | undefined,
   member: boolean,
 ): FieldsV1 | undefined {
+  // A scalar, null or nothing holds no paths whatever its type (deduce may call it a list or a map, but not one with items).
+  if (r === null || typeof r !== 'object') return member ? {} : undefined;
   const atom = schema.resolve(t);
   let entry: FieldsV1 | undefined;
   switch (deduce(atom, r)) {
@@ -131,7 +133,8 @@ function added(
       if (map.relationship === 'atomic' || !isMap(r)) break;
       // Completion (as completeLevel) adds the absent value structs and nil fields: they are entries too.
       const complete = scope.struct >= 0 && scope.struct <= MAX_DEPTH;
-      if (hasKeys(r) || (complete && fillFields(schema, map).length > 0)) entry = mapEntries(schema, r, map, complete ? scope : NO_SCOPE, cut, drop, member);
+      const table = fieldTable(schema, map);
+      if (hasKeys(r) || (complete && table.fills.length > 0)) entry = mapEntries(schema, r, table, complete ? scope : NO_SCOPE, cut, drop, member);
     }
   }
   return entry ?? (member ? {} : undefined);
@@ -145,22 +148,21 @@ function added(
 function mapEntries(
   schema: TypeSchema,
   r: JsonObject,
-  map: MapType,
+  table: FieldTable,
   scope: FieldScope,
   cut: FieldSet | undefined,
   drop: FieldSet | undefined,
   member: boolean,
 ): FieldsV1 | undefined {
   const depth = scope.struct;
-  const fills = depth >= 0 ? fillFields(schema, map) : undefined;
-  const names = sortedNames(r, fills);
+  const values: Array<JsonValue | undefined> = [];
+  const fields = sortedFields(r, table, depth >= 0, values);
   let out: FieldsV1 | undefined;
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
-    const { key, type, plan } = fieldInfo(schema, map, name);
+  for (let i = 0; i < fields.length; i++) {
+    const { key, type, plan } = fields[i]!;
     if (cut?.hasMemberKey(key) === true) continue;
-    let v = r[name];
-    if (v === undefined && fills !== undefined) {
+    let v = values[i];
+    if (v === undefined && depth >= 0) {
       if (plan?.valueStruct === true) v = emptyStruct(schema, plan.ref, depth + 1);
       else if (plan?.nilWhenAbsent === true) v = null;
     }
@@ -195,6 +197,16 @@ function items(
 ): FieldsV1 | undefined {
   const scope = itemsDepth >= 0 ? itemScope(itemsDepth) : NO_SCOPE;
   const n = r.length;
+  if (n === 1) {
+    // One item (most lists): no duplicate keys and no order to work out.
+    const k = serializeElement(listItemElement(schema, list, r[0]!));
+    if (cut?.hasMemberKey(k) === true) return undefined;
+    const entry = added(schema, r[0], list.element, scope, cut?.childByKey(k), drop?.childByKey(k), drop?.hasMemberKey(k) !== true);
+    if (entry === undefined) return undefined;
+    const out: FieldsV1 = member ? { '.': {} } : {};
+    out[k] = entry;
+    return out;
+  }
   const elements: PathElement[] = new Array<PathElement>(n);
   const keys: string[] = new Array<string>(n);
   for (let i = 0; i < n; i++) {
@@ -264,23 +276,47 @@ function sortItems(order: number[], elements: readonly PathElement[], entries: R
   }
 }
 
-/** The own keys of `r` and the names of `fills` it lacks, in field-name order (Go's string order). */
-function sortedNames(r: JsonObject, fills: ReadonlyArray<{ readonly name: string }> | undefined): string[] {
-  const names: string[] = [];
-  for (const k in r) names.push(k);
-  if (fills !== undefined) for (const f of fills) if (!Object.hasOwn(r, f.name)) names.push(f.name);
-  const n = names.length;
-  if (n > 16) return names.sort(compareStrings);
+/**
+ * The fields of `r`'s own keys and, with `fills`, the fields completion fills
+ * in that it lacks, in field-name order (Go's string order): by their rank
+ * in the schema's order where both are declared, by name otherwise. Their
+ * values go to `values`, in the same order (undefined for the filled-in ones):
+ * read while enumerating the keys (the enumeration's fast path), not looked
+ * up by name afterwards (a megamorphic load in the server).
+ */
+function sortedFields(r: JsonObject, table: FieldTable, fills: boolean, values: Array<JsonValue | undefined>): FieldInfo[] {
+  const fields: FieldInfo[] = [];
+  for (const k in r) {
+    fields.push(table.info(k));
+    values.push(r[k]);
+  }
+  if (fills) {
+    for (const f of table.fills) {
+      if (Object.hasOwn(r, f.name)) continue;
+      fields.push(f);
+      values.push(undefined);
+    }
+  }
+  const n = fields.length;
+  if (n > 16) {
+    const order = fields.map((_, i) => i).sort((a, b) => (fieldBefore(fields[a]!, fields[b]!) ? -1 : fieldBefore(fields[b]!, fields[a]!) ? 1 : 0));
+    const unsorted = values.slice();
+    for (let i = 0; i < n; i++) values[i] = unsorted[order[i]!];
+    return order.map((i) => fields[i]!);
+  }
   for (let i = 1; i < n; i++) {
-    const x = names[i]!;
+    const x = fields[i]!;
+    const v = values[i];
     let j = i - 1;
-    while (j >= 0 && compareStrings(names[j]!, x) > 0) {
-      names[j + 1] = names[j]!;
+    while (j >= 0 && fieldBefore(x, fields[j]!)) {
+      fields[j + 1] = fields[j]!;
+      values[j + 1] = values[j];
       j--;
     }
-    names[j + 1] = x;
+    fields[j + 1] = x;
+    values[j + 1] = v;
   }
-  return names;
+  return fields;
 }
 
 function hasKeys(m: object): boolean {

@@ -115,6 +115,35 @@ describe('FieldManager.update', () => {
     assert.equal((o.metadata as Obj).managedFields, undefined);
   });
 
+  it('keeps the object it is given as the result when the caller gives it, unless its metadata must change', () => {
+    const given = cm({ a: '1' }, { labels: { l: 'x' } });
+    const o = configMaps.update(undefined, given, 'kubectl-create', true);
+    assert.equal(o, given);
+    assert.deepEqual(o, configMaps.update(undefined, cm({ a: '1' }, { labels: { l: 'x' } }), 'kubectl-create'));
+    assert.deepEqual(Object.keys(o.metadata as Obj), ['name', 'namespace', 'labels', 'managedFields']);
+    // With managedFields of its own, the metadata is built anew (without them), and the object's own stays as it was.
+    const created = stored(configMaps.update(undefined, cm({ a: '1' }), 'creator'));
+    const sent = [{ manager: 'someone', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } }];
+    const withEntries = cm({ a: '1' }, { uid: 'uid-1', managedFields: sent });
+    const meta = withEntries.metadata as Obj;
+    const updated = configMaps.update(created, withEntries, 'm', true);
+    assert.equal(meta.managedFields, sent);
+    assert.notEqual(updated.metadata, meta);
+    assert.deepEqual(updated, configMaps.update(created, cm({ a: '1' }, { uid: 'uid-1', managedFields: sent }), 'm'));
+  });
+
+  it('records each manager under its own name, however many there are', () => {
+    const pods = manager('', 'v1', 'Pod');
+    for (let i = 0; i < 1100; i++) {
+      const name = `m${i % 1050}`;
+      const o = pods.update(undefined, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c' }] } }, name);
+      assert.deepEqual(entries(o).map((e) => [e.manager, e.operation, e.apiVersion, e.subresource]), [[name, 'Update', 'v1', undefined]]);
+    }
+    const scale = manager('apps', 'v1', 'Deployment', 'scale');
+    const d = scale.update(undefined, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 2 } }, '');
+    assert.deepEqual(entries(d).map((e) => [e.manager, e.apiVersion, e.subresource]), [['unknown', 'apps/v1', 'scale']]);
+  });
+
   it('merges the oldest Update entries into ancient-changes beyond ten', () => {
     const managed: Managed = new Map();
     for (let i = 0; i < 12; i++) {

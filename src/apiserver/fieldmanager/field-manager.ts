@@ -17,6 +17,7 @@ import {
   nowTime,
   type Managed,
   type ManagedEntry,
+  type ManagerIdentity,
 } from './managed-fields.js';
 import type { TypeRef, TypeSchema } from './schema.js';
 import { cloneJson } from './json-clone.js';
@@ -42,6 +43,9 @@ const STRIPPED = FieldSet.of(
 
 const SELF = '\u0000current-operation';
 
+/** Update identities kept per field manager; past this, the kept ones are dropped (names come from clients). */
+const MAX_UPDATERS = 1000;
+
 export interface FieldManagerConfig {
   readonly schema: TypeSchema;
   /** The type of the served kind. */
@@ -57,16 +61,22 @@ export interface FieldManagerConfig {
 }
 
 export class FieldManager {
+  /** The identity of each manager's Update entry and its key, by manager name: the same few managers write again and again. */
+  private readonly updaters = new Map<string, { readonly id: ManagerIdentity; readonly key: string }>();
+
   constructor(private readonly config: FieldManagerConfig) {}
 
   /**
    * The new object of a create (live undefined), update or patch, with
    * managedFields recording what `manager` changed. As upstream's
    * UpdateNoErrors: should tracking fail, the live object's entries stay.
+   * `next` is left as it is, unless the caller gives it (`nextIsOwn`: nobody
+   * else holds it), which saves copying its top level and metadata.
    */
-  update(live: JsonObject | undefined, next: JsonObject, manager: string): JsonObject {
+  update(live: JsonObject | undefined, next: JsonObject, manager: string, nextIsOwn = false): JsonObject {
     // The result's metadata is built without managedFields rather than deleting it (which would slow every later read of the object).
-    const result = withOwnMetadataWithoutManagedFields(next);
+    const reuse = nextIsOwn && isObject(next.metadata) && !Object.hasOwn(next.metadata, 'managedFields');
+    const result = reuse ? next : withOwnMetadataWithoutManagedFields(next);
     const meta = metadataOf(result);
     const order = keyOrder(next, live);
     try {
@@ -164,7 +174,18 @@ export class FieldManager {
   }
 
   private now(): string {
-    return nowTime(this.config.now?.() ?? new Date());
+    return nowTime(this.config.now?.() ?? Date.now());
+  }
+
+  private updater(manager: string): { readonly id: ManagerIdentity; readonly key: string } {
+    let u = this.updaters.get(manager);
+    if (u === undefined) {
+      if (this.updaters.size >= MAX_UPDATERS) this.updaters.clear();
+      const id = identity(manager, 'Update', this.config.apiVersion, this.config.subresource);
+      u = { id, key: identityKey(id) };
+      this.updaters.set(manager, u);
+    }
+    return u;
   }
 
   /** Upstream's decodeLiveOrNew: the request's own entries when it sends valid ones, else the live object's. */
@@ -190,7 +211,7 @@ export class FieldManager {
 
   /** Record an Update by `manager` from `live` to `next` (upstream's managedFieldsUpdater, stripMeta and capManagers). */
   private trackUpdate(live: JsonObject, next: JsonObject, managed: Managed, manager: string): Managed {
-    const { apiVersion, subresource } = this.config;
+    const apiVersion = this.config.apiVersion;
     const nextCopy = withoutManagedFields(next);
     // Over nothing (a create, the first apply's "before-first-apply"), nobody loses a field: the fields of `next` are the entry.
     let own = managed.size === 0 && !hasKeys(live) ? createdFieldSet(this.config.schema, nextCopy, this.config.type, this.config.resetFields, STRIPPED) : undefined;
@@ -198,8 +219,7 @@ export class FieldManager {
       const comparison = this.updateOwners(withoutManagedFields(live), nextCopy, managed, SELF, true);
       own = comparison.modified.union(comparison.added).recursiveDifference(this.config.resetFields).difference(STRIPPED);
     }
-    const id = identity(manager, 'Update', apiVersion, subresource);
-    const key = identityKey(id);
+    const { id, key } = this.updater(manager);
     if (!own.empty()) {
       const previous = managed.get(key);
       managed.set(key, { identity: id, apiVersion, set: previous === undefined ? own : own.union(previous.set), time: this.now() });

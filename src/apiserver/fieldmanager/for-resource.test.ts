@@ -21,7 +21,9 @@ describe('trackWrite', () => {
 
   it('gives the same object when the caller hands its object over (no copy)', () => {
     const kept = trackWrite(target, undefined, pod(), 'm');
-    const handedOver = trackWrite(target, undefined, pod(), 'm', { handOver: true });
+    const given = pod();
+    const handedOver = trackWrite(target, undefined, given, 'm', { handOver: true });
+    assert.equal(handedOver, given);
     // managedFields carry the time of the write: compare without it.
     const withoutTimes = (o: KubeObject): unknown => JSON.parse(JSON.stringify(o).replace(/"time":"[^"]*"/g, '"time":""'));
     assert.deepEqual(withoutTimes(handedOver), withoutTimes(kept));

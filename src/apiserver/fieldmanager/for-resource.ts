@@ -21,7 +21,8 @@ const cache = new Map<string, FieldManager | undefined>();
  */
 export function fieldManagerFor(resource: ResourceInfo, subresource: SubresourceInfo | undefined): FieldManager | undefined {
   const key = `${resource.group}/${resource.version}/${resource.resource}/${subresource?.name ?? ''}`;
-  if (cache.has(key)) return cache.get(key);
+  const cached = cache.get(key);
+  if (cached !== undefined || cache.has(key)) return cached;
   let manager: FieldManager | undefined;
   const sameKind = subresource === undefined || (subresource.kind.kind === resource.kind && subresource.kind.group === resource.group);
   if (sameKind || subresource?.name === 'scale') {
@@ -69,5 +70,6 @@ export function trackWrite(
   if (fm === undefined) return next;
   const defaulted = options.handOver === true ? next : (cloneJson(next as unknown as JsonObject) as unknown as KubeObject);
   target.defaults(defaulted);
-  return fm.update(live as unknown as JsonObject | undefined, defaulted as unknown as JsonObject, manager) as unknown as KubeObject;
+  // `defaulted` is this call's own (handed over or copied): the field manager may keep it as the result.
+  return fm.update(live as unknown as JsonObject | undefined, defaulted as unknown as JsonObject, manager, true) as unknown as KubeObject;
 }

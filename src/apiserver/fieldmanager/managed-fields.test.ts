@@ -72,6 +72,16 @@ describe('manager identity keys and entry times', () => {
     assert.throws(() => nowTime(new Date(NaN)), RangeError);
   });
 
+  it('writes the same time from milliseconds as from a Date, and the current time by default', () => {
+    for (const t of ['2026-03-04T05:06:07.890Z', '2026-03-04T05:06:08.000Z', '1969-12-31T23:59:59.500Z', '2026-03-04T05:06:07.100Z']) {
+      assert.equal(nowTime(Date.parse(t)), nowTime(new Date(t)));
+    }
+    const before = nowTime(new Date());
+    const now = nowTime();
+    const after = nowTime(new Date());
+    assert.ok(before <= now && now <= after, `${before} ${now} ${after}`);
+  });
+
   it('sorts entries by operation, then time, then manager', () => {
     const set = FieldSet.of([fieldElement('a')]);
     const managed: Managed = new Map();

@@ -145,12 +145,13 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
   );
 }
 
-/** The time of an entry as upstream writes it: RFC 3339, seconds, UTC. */
-export function nowTime(now: Date = new Date()): string {
-  const second = Math.floor(now.getTime() / 1000);
+/** The time of an entry as upstream writes it: RFC 3339, seconds, UTC (`now`: a Date or milliseconds since the epoch). */
+export function nowTime(now: Date | number = Date.now()): string {
+  const ms = typeof now === 'number' ? now : now.getTime();
+  const second = Math.floor(ms / 1000);
   // Writes come many to a second: the text of the last one is kept.
   if (second !== lastNowSecond || lastNowText === undefined) {
-    lastNowText = `${now.toISOString().slice(0, 19)}Z`;
+    lastNowText = `${new Date(ms).toISOString().slice(0, 19)}Z`;
     lastNowSecond = second;
   }
   return lastNowText;
