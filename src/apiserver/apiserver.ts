@@ -176,14 +176,15 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
 
   // Requests in flight, so that shutdown can end watches and wait for the rest.
   const inFlight = new Set<RequestContext>();
-  const tracked: Handler = async (ctx) => {
+  const tracked: Handler = (ctx) => {
     inFlight.add(ctx);
     const done = (): void => {
       inFlight.delete(ctx);
     };
-    ctx.res.once('close', done);
-    ctx.res.once('finish', done);
-    await chain(ctx);
+    // `on`, not `once`: `done` may run twice harmlessly, and the response is dropped with its listeners.
+    ctx.res.on('close', done);
+    ctx.res.on('finish', done);
+    return chain(ctx);
   };
   listener = await listen(
     {

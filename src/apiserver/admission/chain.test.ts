@@ -58,4 +58,34 @@ describe('admission chain', () => {
     const chain = newAdmissionChain([{ name: 'Broken', handles: () => true, admit: () => { throw new TypeError('cannot read x'); } } as MutatingAdmissionPlugin]);
     await assert.rejects(chain.admit(attributes()), (e: unknown) => e instanceof StatusError && e.code === 500 && /admission plugin "Broken" failed: cannot read x/.test(e.message));
   });
+
+  it('runs synchronous plugins without waiting, and waits for a plugin that returns a promise before the next', async () => {
+    const seen: string[] = [];
+    const sync = (name: string): MutatingAdmissionPlugin => ({ name, handles: () => true, admit: () => void seen.push(name) });
+    const slow: MutatingAdmissionPlugin = {
+      name: 'Slow',
+      handles: () => true,
+      admit: async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        seen.push('Slow');
+      },
+    };
+    const chain = newAdmissionChain([sync('A'), sync('B'), slow, sync('C')]);
+    const admitted = chain.admit(attributes());
+    assert.ok(admitted instanceof Promise);
+    assert.deepEqual(seen, ['A', 'B']);
+    await admitted;
+    assert.deepEqual(seen, ['A', 'B', 'Slow', 'C']);
+  });
+
+  it('answers a refusal after an asynchronous plugin as before: the StatusError as it is, anything else a 500 naming the plugin', async () => {
+    const wait: ValidatingAdmissionPlugin = { name: 'Wait', handles: () => true, validate: () => new Promise((resolve) => setImmediate(resolve)) };
+    const refuse: ValidatingAdmissionPlugin = { name: 'Refuse', handles: () => true, validate: () => { throw forbidden({ group: '', resource: 'pods' }, 'web', 'not today'); } };
+    await assert.rejects(newAdmissionChain([wait, refuse]).validate(attributes()), (e: unknown) => e instanceof StatusError && e.code === 403);
+    const failsLater: ValidatingAdmissionPlugin = { name: 'FailsLater', handles: () => true, validate: async () => { throw new Error('lost'); } };
+    let after = false;
+    const next: ValidatingAdmissionPlugin = { name: 'Next', handles: () => true, validate: () => void (after = true) };
+    await assert.rejects(newAdmissionChain([wait, failsLater, next]).validate(attributes()), (e: unknown) => e instanceof StatusError && e.code === 500 && /admission plugin "FailsLater" failed: lost/.test(e.message));
+    assert.equal(after, false);
+  });
 });

@@ -76,16 +76,21 @@ export function admissionAttributes(
   return new RequestAttributes(ctx, t, operation, object, oldObject, dryRun);
 }
 
-async function timed(ctx: RequestContext, work: () => Promise<void>): Promise<void> {
-  if (ctx.latency === undefined) return work();
-  return ctx.latency.time('admission', work);
+/** Run `work` timed under the audit log's `admission` stage when the request is timed; a synchronous failure as a rejection. */
+function timed(ctx: RequestContext, work: () => Promise<void>): Promise<void> {
+  if (ctx.latency !== undefined) return ctx.latency.time('admission', work);
+  try {
+    return work();
+  } catch (e: unknown) {
+    return Promise.reject(e);
+  }
 }
 
-/** Mutating admission of an object about to be created or updated (changes `object` in place). */
-export async function admitMutating(ctx: RequestContext, t: Target, operation: 'CREATE' | 'UPDATE', object: KubeObject, old: KubeObject | undefined, dryRun: boolean): Promise<void> {
+/** Mutating admission of an object about to be created or updated (changes `object` in place); undefined without admission. */
+export function admitMutating(ctx: RequestContext, t: Target, operation: 'CREATE' | 'UPDATE', object: KubeObject, old: KubeObject | undefined, dryRun: boolean): Promise<void> | undefined {
   const chain = t.admission;
-  if (chain === undefined) return;
-  await timed(ctx, () => chain.admit(admissionAttributes(ctx, t, operation, object, old, dryRun)));
+  if (chain === undefined) return undefined;
+  return timed(ctx, () => chain.admit(admissionAttributes(ctx, t, operation, object, old, dryRun)));
 }
 
 /** The store's validateAdmission hook for creates and updates: validating admission once the strategy has prepared and validated. */

@@ -9,17 +9,21 @@ import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, ty
 import type { Duplex } from 'node:stream';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Handler, RequestContext } from './context.js';
-import { parseRequestInfo } from './request-info.js';
+import { parseRequestInfo, type RequestInfo } from './request-info.js';
+import { parseRequestTarget } from './request-target.js';
+
+/** The request info until withRequestInfo reads the request's own (the same for every request, and read-only). */
+const ARRIVING: RequestInfo = Object.freeze({ ...parseRequestInfo('GET', '/', new URLSearchParams()), parts: Object.freeze([]) });
 
 /** The context of a request as it arrives (an HTTP/2 or HTTP/1.1 request, or an HTTP/1.1 upgrade): the filters fill in the rest. */
 function newContext(req: RequestContext['req'], res: RequestContext['res']): RequestContext {
-  const url = new URL(req.url ?? '/', 'https://apiserver');
+  const { path, query } = parseRequestTarget(req.url ?? '/');
   return {
     req,
     res,
-    path: url.pathname,
-    query: url.searchParams,
-    info: parseRequestInfo('GET', '/', url.searchParams),
+    path,
+    query,
+    info: ARRIVING,
     user: undefined,
     start: process.hrtime.bigint(),
     warnings: [],

@@ -32,7 +32,7 @@ export interface RequestInfo {
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
-  const nonResource: RequestInfo = {
+  const nonResource = (): RequestInfo => ({
     isResourceRequest: false,
     path,
     verb: method.toLowerCase(),
@@ -44,18 +44,12 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     subresource: '',
     name: '',
     parts: [],
-  };
+  });
   // As Go's URL.Path: each segment percent-decoded (clients may send `system%3Anode` for `system:node`).
-  const segments = path
-    .split('/')
-    .filter((s) => s !== '')
-    .map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        return s;
-      }
-    });
+  const segments: string[] = [];
+  for (const s of path.split('/')) {
+    if (s !== '') segments.push(s.includes('%') ? decodeSegment(s) : s);
+  }
   let rest: string[];
   let apiPrefix: string;
   let apiGroup = '';
@@ -70,9 +64,9 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     apiVersion = segments[2]!;
     rest = segments.slice(3);
   } else {
-    return nonResource;
+    return nonResource();
   }
-  if (rest.length === 0) return { ...nonResource, apiPrefix, apiGroup, apiVersion };
+  if (rest.length === 0) return { ...nonResource(), apiPrefix, apiGroup, apiVersion };
 
   let verb: RequestVerb = '';
   // The deprecated /watch/ prefix: /api/v1/watch/namespaces/default/pods
@@ -114,6 +108,14 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     }
   }
   return { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts: rest };
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** `watch` as upstream decodes bool parameters: present and neither "0" nor "false" (any case). */

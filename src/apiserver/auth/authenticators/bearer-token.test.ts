@@ -36,4 +36,22 @@ describe('bearer token', () => {
   it('has no opinion without a bearer token', async () => {
     assert.equal(await newBearerTokenAuthenticator(known).authenticate(fakeRequest()), undefined);
   });
+
+  it('answers synchronously for a synchronous token authenticator, asynchronously otherwise, with the same outcomes', async () => {
+    const ctx = fakeRequest({ headers: { authorization: 'Bearer good' } });
+    const result = newBearerTokenAuthenticator(known).authenticate(ctx);
+    assert.ok(!(result instanceof Promise));
+    assert.equal(result?.user.name, 'u');
+    assert.equal(ctx.req.headers.authorization, undefined);
+    const later: TokenAuthenticator = { authenticateToken: async (t) => known.authenticateToken(t) };
+    const asyncCtx = fakeRequest({ headers: { authorization: 'Bearer good' } });
+    const pending = newBearerTokenAuthenticator(later).authenticate(asyncCtx);
+    assert.ok(pending instanceof Promise);
+    assert.equal(asyncCtx.req.headers.authorization, 'Bearer good');
+    assert.equal((await pending)?.user.name, 'u');
+    assert.equal(asyncCtx.req.headers.authorization, undefined);
+    const refused = fakeRequest({ headers: { authorization: 'Bearer bad' } });
+    await assert.rejects(async () => newBearerTokenAuthenticator(later).authenticate(refused), isUnauthorized);
+    assert.equal(refused.req.headers.authorization, 'Bearer bad');
+  });
 });

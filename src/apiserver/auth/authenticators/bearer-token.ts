@@ -10,7 +10,7 @@
  */
 import { unauthorized } from '../../../machinery/status.js';
 import type { RequestContext } from '../../server/context.js';
-import type { Authenticator, TokenAuthenticator } from './interface.js';
+import type { AuthenticationResult, Authenticator, TokenAuthenticator } from './interface.js';
 
 /** The token of an `Authorization: Bearer TOKEN` header, or undefined. */
 export function bearerTokenOf(header: string | string[] | undefined): string | undefined {
@@ -24,13 +24,17 @@ export function bearerTokenOf(header: string | string[] | undefined): string | u
 
 export function newBearerTokenAuthenticator(tokens: TokenAuthenticator): Authenticator {
   return {
-    async authenticate(ctx: RequestContext) {
+    authenticate(ctx: RequestContext) {
       const token = bearerTokenOf(ctx.req.headers.authorization);
       if (token === undefined) return undefined;
-      const result = await tokens.authenticateToken(token);
-      if (result === undefined) throw unauthorized('invalid bearer token');
-      delete ctx.req.headers.authorization;
-      return result;
+      const accepted = (result: AuthenticationResult | undefined): AuthenticationResult => {
+        if (result === undefined) throw unauthorized('invalid bearer token');
+        delete ctx.req.headers.authorization;
+        return result;
+      };
+      // A synchronous answer (the static token file) is answered synchronously.
+      const result = tokens.authenticateToken(token);
+      return result instanceof Promise ? result.then(accepted) : accepted(result);
     },
   };
 }

@@ -78,4 +78,24 @@ describe('audience-agnostic tokens', () => {
     assert.equal(await auth.authenticateToken('ok', { audiences: ['vault'] }), undefined);
     assert.equal(await auth.authenticateToken('bad'), undefined);
   });
+
+  it('answer synchronously for a synchronous inner authenticator, with one answer object per inner answer', () => {
+    const alice = { user: { name: 'alice', groups: [] } };
+    const auth = audienceAgnostic(['api'], { authenticateToken: (t: string) => (t === 'ok' ? alice : undefined) });
+    const first = auth.authenticateToken('ok');
+    assert.deepEqual(first, { user: alice.user, audiences: ['api'] });
+    assert.equal(auth.authenticateToken('ok'), first);
+    assert.equal(auth.authenticateToken('ok', { audiences: [] }), first);
+    assert.deepEqual(auth.authenticateToken('ok', { audiences: ['api', 'x'] }), { user: alice.user, audiences: ['api'] });
+    assert.equal(auth.authenticateToken('bad'), undefined);
+  });
+
+  it('answer asynchronously for an asynchronous inner authenticator', async () => {
+    const auth = audienceAgnostic(['api'], { authenticateToken: async (t: string) => (t === 'ok' ? { user: { name: 'u', groups: [] } } : undefined) });
+    const pending = auth.authenticateToken('ok');
+    assert.ok(pending instanceof Promise);
+    assert.deepEqual(await pending, { user: { name: 'u', groups: [] }, audiences: ['api'] });
+    assert.deepEqual(await auth.authenticateToken('ok', { audiences: ['api'] }), { user: { name: 'u', groups: [] }, audiences: ['api'] });
+    assert.equal(await auth.authenticateToken('bad'), undefined);
+  });
 });

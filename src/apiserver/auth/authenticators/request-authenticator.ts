@@ -23,7 +23,8 @@ export interface RequestAuthenticatorOptions {
 }
 
 export interface RequestAuthenticator extends Authenticator {
-  authenticate(ctx: RequestContext): Promise<AuthenticationResult>;
+  /** A synchronous answer when every authenticator asked answered synchronously; throws (or rejects) 401. */
+  authenticate(ctx: RequestContext): Promise<AuthenticationResult> | AuthenticationResult;
   /** The token authenticators alone (TokenReview runs them). */
   readonly tokens: TokenAuthenticator;
 }
@@ -35,6 +36,17 @@ export function newRequestAuthenticator(options: RequestAuthenticatorOptions = {
   if ((options.tokenAuthenticators ?? []).length > 0) authenticators.push(newBearerTokenAuthenticator(tokens));
   const union = newUnionAuthenticator(authenticators);
   const anonymous = options.anonymous ?? true;
+  // Client certificates (per connection) and static tokens answer with the same object each time: so does this.
+  const authenticated = new WeakMap<AuthenticationResult, AuthenticationResult>();
+  const decide = (result: AuthenticationResult | undefined): AuthenticationResult => {
+    if (result !== undefined) {
+      let answer = authenticated.get(result);
+      if (answer === undefined) authenticated.set(result, (answer = { ...result, user: withAuthenticatedGroup(result.user) }));
+      return answer;
+    }
+    if (!anonymous) throw unauthorized();
+    return { user: ANONYMOUS };
+  };
   return {
     tokens: {
       async authenticateToken(token: string, tokenOptions?: TokenOptions) {
@@ -42,11 +54,10 @@ export function newRequestAuthenticator(options: RequestAuthenticatorOptions = {
         return result === undefined ? undefined : { ...result, user: withAuthenticatedGroup(result.user) };
       },
     },
-    async authenticate(ctx: RequestContext) {
-      const result = await union.authenticate(ctx);
-      if (result !== undefined) return { ...result, user: withAuthenticatedGroup(result.user) };
-      if (!anonymous) throw unauthorized();
-      return { user: ANONYMOUS };
+    authenticate(ctx: RequestContext) {
+      // Client certificates and static tokens answer synchronously: no promise for them.
+      const result = union.authenticate(ctx);
+      return result instanceof Promise ? result.then(decide) : decide(result);
     },
   };
 }

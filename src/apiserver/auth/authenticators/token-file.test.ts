@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { loadTokenFile, parseTokenFile, type TokenFileWarning } from './token-file.js';
+import { loadTokenFile, newTokenFileAuthenticator, parseTokenFile, type TokenFileWarning } from './token-file.js';
 
 describe('static token file', () => {
   it('reads token, user, uid and the quoted group list', () => {
@@ -44,5 +44,15 @@ describe('static token file', () => {
 
   it('says which file it could not read', () => {
     assert.throws(() => loadTokenFile('/nonexistent/tokens.csv'), /reading the token file '\/nonexistent\/tokens.csv' \(--token-auth-file\) failed/);
+  });
+
+  it('answers a token with the same object each time (the file is read once)', () => {
+    const users = parseTokenFile('secret1,alice,1001\nsecret2,alice,1001\n', 'f');
+    const auth = newTokenFileAuthenticator(users);
+    const first = auth.authenticateToken('secret1');
+    assert.deepEqual(first, { user: { name: 'alice', uid: '1001', groups: [] } });
+    assert.equal(auth.authenticateToken('secret1'), first);
+    assert.notEqual(auth.authenticateToken('secret2'), first);
+    assert.equal(auth.authenticateToken('nope'), undefined);
   });
 });

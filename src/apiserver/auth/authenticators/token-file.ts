@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { UserInfo } from '../../server/context.js';
-import type { TokenAuthenticator } from './interface.js';
+import type { AuthenticationResult, TokenAuthenticator } from './interface.js';
 
 export interface TokenFileWarning {
   readonly line: number;
@@ -41,10 +41,15 @@ export function parseTokenFile(text: string, source: string, onWarning: (w: Toke
 }
 
 export function newTokenFileAuthenticator(users: ReadonlyMap<string, UserInfo>): TokenAuthenticator {
+  // The file is never read again: a token's user, and so its answer, stays the same object request after request.
+  const answers = new WeakMap<UserInfo, AuthenticationResult>();
   return {
     authenticateToken(token: string) {
       const user = users.get(token);
-      return user === undefined ? undefined : { user };
+      if (user === undefined) return undefined;
+      let answer = answers.get(user);
+      if (answer === undefined) answers.set(user, (answer = { user }));
+      return answer;
     },
   };
 }

@@ -7,9 +7,11 @@
 import type { RequestContext } from '../../server/context.js';
 import type { AuthenticationResult, Authenticator, TokenAuthenticator, TokenOptions } from './interface.js';
 
+type Answer = Promise<AuthenticationResult | undefined> | AuthenticationResult | undefined;
+
 export function newUnionAuthenticator(authenticators: readonly Authenticator[]): Authenticator {
   return {
-    async authenticate(ctx: RequestContext) {
+    authenticate(ctx: RequestContext) {
       return firstAccepted(authenticators, (a) => a.authenticate(ctx));
     },
   };
@@ -17,26 +19,52 @@ export function newUnionAuthenticator(authenticators: readonly Authenticator[]):
 
 export function newUnionTokenAuthenticator(authenticators: readonly TokenAuthenticator[]): TokenAuthenticator {
   return {
-    async authenticateToken(token: string, options?: TokenOptions) {
+    authenticateToken(token: string, options?: TokenOptions) {
       return firstAccepted(authenticators, (a) => a.authenticateToken(token, options));
     },
   };
 }
 
-async function firstAccepted<A>(
-  authenticators: readonly A[],
-  ask: (a: A) => Promise<AuthenticationResult | undefined> | AuthenticationResult | undefined,
-): Promise<AuthenticationResult | undefined> {
+/**
+ * The first accepted answer. While every authenticator answers synchronously
+ * (client certificates, static tokens) so does this, without a promise per
+ * request; from the first asynchronous answer on it continues asynchronously.
+ */
+function firstAccepted<A>(authenticators: readonly A[], ask: (a: A) => Answer): Answer {
   let rejection: unknown;
   let rejected = false;
-  for (const a of authenticators) {
+  for (let i = 0; i < authenticators.length; i++) {
     try {
-      const result = await ask(a);
+      const result = ask(authenticators[i]!);
+      if (result instanceof Promise) return settleRest(authenticators, ask, i, result, rejected, rejection);
       if (result !== undefined) return result;
     } catch (e: unknown) {
       if (!rejected) rejection = e;
       rejected = true;
     }
+  }
+  if (rejected) throw rejection;
+  return undefined;
+}
+
+/** firstAccepted from authenticator `i` on, whose answer is pending. */
+async function settleRest<A>(
+  authenticators: readonly A[],
+  ask: (a: A) => Answer,
+  i: number,
+  pending: Promise<AuthenticationResult | undefined> | undefined,
+  rejected: boolean,
+  rejection: unknown,
+): Promise<AuthenticationResult | undefined> {
+  for (; i < authenticators.length; i++) {
+    try {
+      const result = await (pending ?? ask(authenticators[i]!));
+      if (result !== undefined) return result;
+    } catch (e: unknown) {
+      if (!rejected) rejection = e;
+      rejected = true;
+    }
+    pending = undefined;
   }
   if (rejected) throw rejection;
   return undefined;

@@ -44,4 +44,33 @@ describe('withAuthentication', () => {
     const authenticator = { authenticate: async (): Promise<never> => Promise.reject(new Error('storage down')) };
     await assert.rejects(run({ authenticator }, fakeRequest()), isUnauthorized);
   });
+
+  it('passes a synchronously authenticated request on at once, and an asynchronously authenticated one once it is known', async () => {
+    const alice = { name: 'alice', groups: ['system:authenticated'] };
+    let reached: string | undefined;
+    const handler: Handler = async (c) => {
+      reached = c.user?.name;
+    };
+    const sync = withAuthentication({ authenticator: { authenticate: () => ({ user: alice }) } })(handler)(fakeRequest());
+    assert.equal(reached, 'alice');
+    await sync;
+    reached = undefined;
+    const later = withAuthentication({ authenticator: { authenticate: async () => ({ user: { ...alice, name: 'bob' } }) } })(handler)(fakeRequest());
+    assert.equal(reached, undefined);
+    await later;
+    assert.equal(reached, 'bob');
+  });
+
+  it('rejects (never throws) when a synchronous authenticator refuses, or the anonymous user may not pass', async () => {
+    const refusing = withAuthentication({ authenticator: { authenticate: () => { throw new Error('bad certificate'); } } })(async () => {});
+    const refused = refusing(fakeRequest());
+    assert.ok(refused instanceof Promise);
+    await assert.rejects(refused, isUnauthorized);
+    const anonymous = withAuthentication({ authenticator: { authenticate: () => ({ user: { name: 'system:anonymous', groups: ['system:unauthenticated'] } }) } })(async () => {});
+    await assert.rejects(anonymous(fakeRequest({ path: '/api/v1/pods' })), isUnauthorized);
+    const afterwards = withAuthentication({ authenticator: { authenticate: () => ({ user: { name: 'alice', groups: [] } }) } })(async () => {
+      throw new Error('handler failed');
+    });
+    await assert.rejects(afterwards(fakeRequest()), /handler failed/);
+  });
 });

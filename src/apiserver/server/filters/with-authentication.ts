@@ -16,7 +16,7 @@ import type { Filter, RequestContext } from '../context.js';
 
 export interface AuthenticationFilterOptions {
   /** The request authenticator (default: client certificates, anonymous on). */
-  readonly authenticator?: { authenticate(ctx: RequestContext): Promise<AuthenticationResult> };
+  readonly authenticator?: { authenticate(ctx: RequestContext): Promise<AuthenticationResult> | AuthenticationResult };
   /** Anonymous requests reach only /healthz, /livez, /readyz and /version: the rule while no authorizer decides (default true). */
   readonly anonymousPublicPathsOnly?: boolean;
 }
@@ -24,15 +24,33 @@ export interface AuthenticationFilterOptions {
 export function withAuthentication(options: AuthenticationFilterOptions = {}): Filter {
   const authenticator = options.authenticator ?? newRequestAuthenticator();
   const publicOnly = options.anonymousPublicPathsOnly ?? true;
-  return (next) => async (ctx) => {
-    let result: AuthenticationResult;
-    try {
-      result = await authenticator.authenticate(ctx);
-    } catch (e: unknown) {
-      throw unauthorized();
-    }
-    if (result.user.name === ANONYMOUS_USER && publicOnly && !isPublicInfoPath(ctx.path)) throw unauthorized();
-    ctx.user = result.user;
-    await next(ctx);
+  return (next) => {
+    const authenticated = (ctx: RequestContext, result: AuthenticationResult): Promise<void> => {
+      if (result.user.name === ANONYMOUS_USER && publicOnly && !isPublicInfoPath(ctx.path)) throw unauthorized();
+      ctx.user = result.user;
+      return next(ctx);
+    };
+    return (ctx) => {
+      let result: Promise<AuthenticationResult> | AuthenticationResult;
+      try {
+        result = authenticator.authenticate(ctx);
+      } catch {
+        return Promise.reject(unauthorized());
+      }
+      // Client certificates and static tokens answer synchronously: the request goes on without waiting a turn.
+      if (result instanceof Promise) {
+        return result.then(
+          (r) => authenticated(ctx, r),
+          () => {
+            throw unauthorized();
+          },
+        );
+      }
+      try {
+        return authenticated(ctx, result);
+      } catch (e: unknown) {
+        return Promise.reject(e);
+      }
+    };
   };
 }

@@ -66,4 +66,20 @@ describe('withImpersonation', () => {
     const ctx = ctxWith([]);
     await withImpersonation(only(() => false))(async (c) => assert.equal(c.user, alice))(ctx);
   });
+
+  it('passes a request without impersonation headers on at once, whatever the case of its other headers', async () => {
+    let reached: RequestContext | undefined;
+    const filter = withImpersonation({ authorize: () => ({ decision: 'Deny', reason: '' }) })(async (c) => {
+      reached = c;
+    });
+    const ctx = ctxWith(['If-Match', 'x', 'if-none-match', 'y', 'Accept', '*/*', 'i', '1', 'I', '2']);
+    const done = filter(ctx);
+    assert.equal(reached, ctx);
+    assert.equal(ctx.user, alice);
+    await done;
+  });
+
+  it('reads impersonation headers in any case among others that start with i', () => {
+    assert.deepEqual(readImpersonation({ rawHeaders: ['If-Match', 'x', 'IMPERSONATE-USER', 'bob', 'iMpErSoNaTe-GrOuP', 'g', 'impersonate-uid', '7'] }), { user: 'bob', groups: ['g'], uid: '7', extra: {} });
+  });
 });

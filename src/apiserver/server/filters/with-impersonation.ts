@@ -8,7 +8,7 @@
 import { forbiddenError } from '../../auth/authorizers/forbidden.js';
 import type { Attributes, Authorizer } from '../../auth/authorizers/interface.js';
 import { internalError, StatusError } from '../../../machinery/status.js';
-import type { Filter, HttpRequest, UserInfo } from '../context.js';
+import type { Filter, Handler, HttpRequest, RequestContext, UserInfo } from '../context.js';
 import { ANONYMOUS } from '../../auth/authenticators/anonymous.js';
 
 const USER = 'impersonate-user';
@@ -33,7 +33,10 @@ export function readImpersonation(req: Pick<HttpRequest, 'rawHeaders'>): Imperso
   let any = false;
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
+    const rawName = raw[i]!;
+    // Every impersonation header starts with "i" or "I": others are passed over without lower-casing them.
+    if ((rawName.charCodeAt(0) | 0x20) !== 0x69) continue;
+    const name = rawName.toLowerCase();
     const value = raw[i + 1]!;
     if (name === USER) user = value;
     else if (name === GROUP) groups.push(value);
@@ -97,9 +100,25 @@ export function impersonatedUser(request: ImpersonationRequest & { user: string 
 }
 
 export function withImpersonation(authorizer: Authorizer | undefined): Filter {
-  return (next) => async (ctx) => {
-    const request = readImpersonation(ctx.req);
-    if (request === undefined) return next(ctx);
+  return (next) => {
+    const impersonate = impersonating(authorizer, next);
+    // Most requests impersonate nobody: they go on at once, without an async step of their own.
+    return (ctx) => {
+      let request: ImpersonationRequest | undefined;
+      try {
+        request = readImpersonation(ctx.req);
+        if (request === undefined) return next(ctx);
+      } catch (e: unknown) {
+        return Promise.reject(e);
+      }
+      return impersonate(ctx, request);
+    };
+  };
+}
+
+/** The rest of the filter, for a request with impersonation headers. */
+function impersonating(authorizer: Authorizer | undefined, next: Handler): (ctx: RequestContext, request: ImpersonationRequest) => Promise<void> {
+  return async (ctx, request) => {
     if (request.user === undefined || request.user === '') {
       throw internalError(new StatusError({ code: 500, reason: 'InternalError', message: 'requested impersonation without impersonating a user' }));
     }
