@@ -117,7 +117,7 @@ describe('FieldManager.update', () => {
 
   it('keeps the object it is given as the result when the caller gives it, unless its metadata must change', () => {
     const given = cm({ a: '1' }, { labels: { l: 'x' } });
-    const o = configMaps.update(undefined, given, 'kubectl-create', true);
+    const o = configMaps.update(undefined, given, 'kubectl-create', { nextIsOwn: true });
     assert.equal(o, given);
     assert.deepEqual(o, configMaps.update(undefined, cm({ a: '1' }, { labels: { l: 'x' } }), 'kubectl-create'));
     assert.deepEqual(Object.keys(o.metadata as Obj), ['name', 'namespace', 'labels', 'managedFields']);
@@ -126,7 +126,7 @@ describe('FieldManager.update', () => {
     const sent = [{ manager: 'someone', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } }];
     const withEntries = cm({ a: '1' }, { uid: 'uid-1', managedFields: sent });
     const meta = withEntries.metadata as Obj;
-    const updated = configMaps.update(created, withEntries, 'm', true);
+    const updated = configMaps.update(created, withEntries, 'm', { nextIsOwn: true });
     assert.equal(meta.managedFields, sent);
     assert.notEqual(updated.metadata, meta);
     assert.deepEqual(updated, configMaps.update(created, cm({ a: '1' }, { uid: 'uid-1', managedFields: sent }), 'm'));

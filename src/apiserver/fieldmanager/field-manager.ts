@@ -60,6 +60,11 @@ export interface FieldManagerConfig {
   readonly now?: () => Date;
 }
 
+export interface UpdateOptions {
+  /** The caller gives `next` away (nobody else holds it): it may become the result. */
+  readonly nextIsOwn?: boolean;
+}
+
 export class FieldManager {
   /** The identity of each manager's Update entry and its key, by manager name: the same few managers write again and again. */
   private readonly updaters = new Map<string, { readonly id: ManagerIdentity; readonly key: string }>();
@@ -73,9 +78,9 @@ export class FieldManager {
    * `next` is left as it is, unless the caller gives it (`nextIsOwn`: nobody
    * else holds it), which saves copying its top level and metadata.
    */
-  update(live: JsonObject | undefined, next: JsonObject, manager: string, nextIsOwn = false): JsonObject {
+  update(live: JsonObject | undefined, next: JsonObject, manager: string, options: UpdateOptions = {}): JsonObject {
     // The result's metadata is built without managedFields rather than deleting it (which would slow every later read of the object).
-    const reuse = nextIsOwn && isObject(next.metadata) && !Object.hasOwn(next.metadata, 'managedFields');
+    const reuse = options.nextIsOwn === true && isObject(next.metadata) && !Object.hasOwn(next.metadata, 'managedFields');
     const result = reuse ? next : withOwnMetadataWithoutManagedFields(next);
     const meta = metadataOf(result);
     const order = keyOrder(next, live);

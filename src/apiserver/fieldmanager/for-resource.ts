@@ -12,6 +12,8 @@ import { cloneJson } from './json-clone.js';
 type JsonObject = { [key: string]: JsonValue };
 
 const cache = new Map<string, FieldManager | undefined>();
+/** trackWrite's object is its own (handed over or copied); one options object for every call of this hot path. */
+const GIVEN = { nextIsOwn: true } as const;
 
 /**
  * The field manager of a resource or subresource. Entries always describe
@@ -71,5 +73,5 @@ export function trackWrite(
   const defaulted = options.handOver === true ? next : (cloneJson(next as unknown as JsonObject) as unknown as KubeObject);
   target.defaults(defaulted);
   // `defaulted` is this call's own (handed over or copied): the field manager may keep it as the result.
-  return fm.update(live as unknown as JsonObject | undefined, defaulted as unknown as JsonObject, manager, true) as unknown as KubeObject;
+  return fm.update(live as unknown as JsonObject | undefined, defaulted as unknown as JsonObject, manager, GIVEN) as unknown as KubeObject;
 }
