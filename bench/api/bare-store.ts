@@ -13,6 +13,7 @@ import { openSqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 import { closedLoop } from '../common/closed-loop.js';
 import { percentile } from '../common/stats.js';
 import { benchPod } from './pod-template.js';
+import { WATCH_ROUNDS, WATCH_WARM_ROUNDS } from './watch-rounds.js';
 
 const seconds = Number(process.argv[2]);
 const CONCURRENCY = 64;
@@ -49,14 +50,14 @@ for (let i = 0; i < 10; i++) {
 }
 const watches = Array.from({ length: 1000 }, () => store.watch('/registry/pods/bench-watch/', 0));
 const deliveries: number[] = [];
-for (let round = 0; round < 20; round++) {
+for (let round = -WATCH_WARM_ROUNDS; round < WATCH_ROUNDS; round++) {
   const t0 = performance.now();
   const write = store.create(`/registry/pods/bench-watch/w-${round}`, encoded(`w-${round}`, 'bench-watch'));
   await Promise.all(
     watches.map(async (w) => {
       const it = w[Symbol.asyncIterator]();
       await it.next();
-      deliveries.push(performance.now() - t0);
+      if (round >= 0) deliveries.push(performance.now() - t0);
     }),
   );
   await write;

@@ -27,6 +27,7 @@ import { measureGoShape, printGoShapeTable } from './go-shape-bench.js';
 import { measurePipeline, printPipelineTable } from './pipeline-bench.js';
 import { API_SERVER_V8_FLAGS } from '../../src/cmd/apiserver-v8-flags.js';
 import { waitFor } from '../../src/client/testing/wait-for.js';
+import { WATCH_ROUNDS, WATCH_WARM_ROUNDS } from './watch-rounds.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** `k8ts apiserver --workers`: processes serving the API (one per core here). */
@@ -43,7 +44,7 @@ function runJson(script: string, args: string[], nodeFlags: string[] = []): Prom
 }
 
 console.log(
-  `bench:api on ${machineDescription()}: k8ts apiserver --workers ${WORKERS} on the sqlite store; creates and gets from h2load (its own process: HTTP/2, 8 TLS connections, 64 streams in flight), list and watchers from a Node process (HTTP/2, 8 TLS connections)`,
+  `bench:api on ${machineDescription()}: k8ts apiserver --workers ${WORKERS} on the sqlite store; creates and gets from h2load (its own process: HTTP/2, 8 TLS connections, 64 streams in flight), list and watchers from a Node process (HTTP/2, 8 TLS connections); watch delivery over ${WATCH_ROUNDS} changes after ${WATCH_WARM_ROUNDS} uncounted warm-up changes`,
 );
 const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
 // h2load presents a bearer token: a static token of a system:masters user (the Node client presents the admin certificate).

@@ -19,6 +19,7 @@ import { H2Client } from './h2-client.js';
 import { runH2Load } from './h2load.js';
 import { benchPod } from './pod-template.js';
 import { treeCpuMicros } from './process-cpu.js';
+import { WATCH_ROUNDS, WATCH_WARM_ROUNDS } from './watch-rounds.js';
 
 const [url, pkiDir, secondsText, serverPidText, token] = process.argv.slice(2) as [string, string, string, string, string];
 const serverPid = Number(serverPidText);
@@ -111,7 +112,6 @@ async function main(): Promise<Record<string, number>> {
   progress('watch');
   await createNamespace('bench-watch');
   const WATCHERS = 1000;
-  const ROUNDS = 20;
   const seen = new Map<string, number>(); // "name" → how many watchers got it
   let waiting: { name: string; t0: number; latencies: number[]; done: () => void } | undefined;
   const closers: (() => void)[] = [];
@@ -133,14 +133,14 @@ async function main(): Promise<Record<string, number>> {
   }
   progress(`watching with ${closers.length} watchers`);
   const deliveries: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = -WATCH_WARM_ROUNDS; round < WATCH_ROUNDS; round++) {
     const name = `w-${round}`;
     const latencies: number[] = [];
     const done = new Promise<void>((resolve) => (waiting = { name, t0: performance.now(), latencies, done: resolve }));
     const r = await client.request('POST', '/api/v1/namespaces/bench-watch/pods', JSON.stringify(benchPod(name, 'bench-watch')));
     if (r.status !== 201) throw new Error(`watch create: ${r.status}`);
     await done;
-    deliveries.push(...latencies);
+    if (round >= 0) deliveries.push(...latencies);
   }
   for (const close of closers) close();
   client.close();

@@ -36,6 +36,23 @@ describe('json-memo', () => {
     assert.equal(watchEventJsonBytes('ERROR', status).toString(), `${JSON.stringify({ type: 'ERROR', object: status })}\n`);
   });
 
+  it('assembles one line per object and event type, shared by every watcher, and keeps the object bytes inside it', () => {
+    const pod = { kind: 'Pod', metadata: { name: 'shared', labels: { é: 'ü' } } };
+    const added = watchEventJsonBytes('ADDED', pod);
+    assert.equal(watchEventJsonBytes('ADDED', pod), added, 'the second watcher gets the same bytes');
+    assert.equal(objectJsonBytes(pod).toString('utf8'), JSON.stringify(pod));
+    assert.equal(objectJsonBytes(pod).buffer, added.buffer, 'the object bytes are a part of the line');
+    const modified = watchEventJsonBytes('MODIFIED', pod);
+    assert.equal(modified.toString('utf8'), `${JSON.stringify({ type: 'MODIFIED', object: pod })}\n`);
+    assert.equal(added.toString('utf8'), `${JSON.stringify({ type: 'ADDED', object: pod })}\n`);
+  });
+
+  it('writes events of values that are not objects as JSON.stringify would', () => {
+    assert.equal(watchEventJsonBytes('ERROR', null).toString(), '{"type":"ERROR","object":null}\n');
+    assert.equal(watchEventJsonBytes('ERROR', [1, 'a']).toString(), '{"type":"ERROR","object":[1,"a"]}\n');
+    assert.equal(watchEventJsonBytes('ERROR', undefined).toString(), '{"type":"ERROR","object":null}\n');
+  });
+
   it('answers an object with the bytes remembered for it (a create derives them from the stored JSON), in lists and watch events too', () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', resourceVersion: '5' } };
     const bytes = Buffer.from(JSON.stringify(pod), 'utf8');

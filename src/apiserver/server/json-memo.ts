@@ -80,8 +80,26 @@ function itemBytes(item: unknown): Buffer {
   return json === undefined ? NULL : Buffer.from(json, 'utf8');
 }
 
+/**
+ * The last watch event line made for each object: one change goes to every
+ * watcher of it as the same line, so the line is assembled once, not once per
+ * watcher (1,000 watchers would otherwise copy the object's bytes 1,000 times).
+ */
+const eventLines = new WeakMap<object, { readonly type: string; readonly line: Buffer }>();
+const LINE_END = Buffer.from('}\n', 'utf8');
+
 /** One watch event's JSON line ({"type":…,"object":…}), the object's bytes remembered. */
 export function watchEventJsonBytes(type: string, object: unknown): Buffer {
-  const body = typeof object === 'object' && object !== null && !Array.isArray(object) ? objectJsonBytes(object) : Buffer.from(JSON.stringify(object) ?? 'null', 'utf8');
-  return Buffer.concat([Buffer.from(`{"type":${JSON.stringify(type)},"object":`, 'utf8'), body, Buffer.from('}\n', 'utf8')]);
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+    return Buffer.from(`{"type":${JSON.stringify(type)},"object":${JSON.stringify(object) ?? 'null'}}\n`, 'utf8');
+  }
+  const known = eventLines.get(object);
+  if (known !== undefined && known.type === type) return known.line;
+  const head = Buffer.from(`{"type":${JSON.stringify(type)},"object":`, 'utf8');
+  const body = objectJsonBytes(object);
+  const line = Buffer.concat([head, body, LINE_END]);
+  eventLines.set(object, { type, line });
+  // The object's bytes are a part of its line: keep one copy of them, not two.
+  encoded.set(object, line.subarray(head.length, head.length + body.length));
+  return line;
 }
