@@ -1,7 +1,8 @@
 /**
- * How the remote store's values cross the socket: a KeyValue is a small header
- * record whose value is the index of a blob of the frame; a StorageError keeps
- * its code and details, so that the client throws what the store threw.
+ * How KeyValues and errors cross the socket in JSON frames (lists, deletes,
+ * failed calls; see frames.ts): a KeyValue is a small header record whose
+ * value is the index of a blob of the frame; a StorageError keeps its code
+ * and details, so that the client throws what the store threw.
  */
 import { StorageError, type StorageErrorCode } from '../errors.js';
 import type { KeyValue } from '../interface.js';

@@ -8,7 +8,8 @@ import { isStorageError, StorageError } from '../errors.js';
 import type { Storage } from '../interface.js';
 import { openSqliteStorage } from '../sqlite/sqlite-storage.js';
 import { runStorageConformance, takeEvents } from '../testing/conformance.js';
-import { encodeFrame, FrameReader, type Frame } from './frames.js';
+import { FrameReader } from './frames.js';
+import { MessageWriter, readMessage, type JsonMessage, type Message } from './messages.js';
 import { RemoteStorage } from './remote-storage.js';
 import { serveStorage } from './storage-server.js';
 
@@ -153,13 +154,15 @@ describe('storage server', () => {
     const raw = connect((s.server.address() as string));
     try {
       await new Promise<void>((resolve, reject) => raw.once('connect', resolve).once('error', reject));
-      const frames: Frame[] = [];
-      const reader = new FrameReader((f) => frames.push(f));
+      const frames: Message[] = [];
+      const reader = new FrameReader((f) => frames.push(readMessage(f)));
       raw.on('data', (chunk: Buffer) => reader.push(chunk));
-      for (const part of encodeFrame({ op: 'truncate-everything', id: 7 })) raw.write(part);
-      for (const part of encodeFrame({ op: 'rev', id: 8 })) raw.write(part);
+      const out = new MessageWriter(raw);
+      out.json({ op: 'truncate-everything', id: 7 });
+      out.json({ op: 'rev', id: 8 });
       const deadline = Date.now() + 10_000;
       while (frames.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      assert.ok(frames.every((f): f is JsonMessage => f.kind === 'json'));
       const byId = new Map(frames.map((f) => [f.header.id, f.header]));
       assert.deepEqual(byId.get(7)!.e, { code: 'Unavailable', message: 'remote store: unknown operation truncate-everything' });
       assert.equal(typeof byId.get(8)!.r, 'number');
@@ -167,24 +170,5 @@ describe('storage server', () => {
       raw.destroy();
       await shut(s);
     }
-  });
-});
-
-describe('frames', () => {
-  it('splits frames that arrive a byte at a time, and several frames in one read', () => {
-    const frames: Frame[] = [];
-    const reader = new FrameReader((f) => frames.push(f));
-    const one = Buffer.concat(encodeFrame({ id: 1 }, [enc('abc'), enc('')]));
-    const two = Buffer.concat(encodeFrame({ id: 2, op: 'x' }));
-    for (const byte of one) reader.push(Buffer.from([byte]));
-    reader.push(Buffer.concat([two, one]));
-    assert.deepEqual(
-      frames.map((f) => [f.header.id, f.blobs.map(dec)]),
-      [
-        [1, ['abc', '']],
-        [2, []],
-        [1, ['abc', '']],
-      ],
-    );
   });
 });

@@ -10,36 +10,44 @@ import { closed, unavailable, type StorageError } from '../errors.js';
 import type { DeleteResult, KeyValue, ListOptions, ListResult, Storage, StorageWatch } from '../interface.js';
 import { WatchStream } from '../watch-stream.js';
 import { errorFromWire, keyValueFromWire, type WireError, type WireKeyValue } from './codec.js';
-import { FrameReader, FrameWriter, type Frame } from './frames.js';
+import { FrameReader } from './frames.js';
+import { MessageWriter, readMessage, type JsonMessage, type Message } from './messages.js';
 
+/**
+ * A call waiting for its answer. The answer's kind decides what it resolves
+ * with (see onMessage): a JSON answer its message, a get's answer its
+ * KeyValue, a write's answer the KeyValue of the key and value kept here.
+ */
 interface Pending {
-  readonly resolve: (frame: Frame) => void;
+  readonly resolve: (answer: unknown) => void;
   readonly reject: (e: StorageError) => void;
+  readonly key: string;
+  readonly value: Uint8Array;
 }
 
+const NO_VALUE = new Uint8Array(0);
+
 export class RemoteStorage implements Storage {
-  private readonly out: FrameWriter;
+  private readonly out: MessageWriter;
   private readonly pending = new Map<number, Pending>();
   private readonly watches = new Map<number, WatchStream>();
   private nextId = 1;
   private failure: StorageError | undefined;
 
-  constructor(private readonly socket: Socket) {
-    this.out = new FrameWriter(socket);
-    const reader = new FrameReader((frame) => this.onFrame(frame));
+  constructor(socket: Socket) {
+    this.out = new MessageWriter(socket);
+    const reader = new FrameReader((frame) => this.onMessage(readMessage(frame)));
     socket.on('data', (chunk: Buffer) => reader.push(chunk));
     socket.on('error', () => {});
     socket.on('close', () => this.fail(unavailable('the connection to the store closed')));
   }
 
   get(key: string): Promise<KeyValue | undefined> {
-    return this.call({ op: 'get', key }).then(({ header, blobs }) =>
-      header.r === null ? undefined : keyValueFromWire(header.r as WireKeyValue, blobs),
-    );
+    return this.call((id) => this.out.get(id, key));
   }
 
   list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
-    return this.call({ op: 'list', prefix, options }).then(({ header, blobs }) => {
+    return this.callJson({ op: 'list', prefix, options }).then(({ header, blobs }) => {
       const r = header.r as { items: WireKeyValue[]; revision: number; more: boolean; count?: number };
       return {
         items: r.items.map((w) => keyValueFromWire(w, blobs)),
@@ -51,15 +59,15 @@ export class RemoteStorage implements Storage {
   }
 
   create(key: string, value: Uint8Array): Promise<KeyValue> {
-    return this.call({ op: 'create', key }, [value]).then((frame) => written(key, value, frame));
+    return this.call((id) => this.out.create(id, key, value), key, value);
   }
 
   update(key: string, value: Uint8Array, expectedModRevision: number): Promise<KeyValue> {
-    return this.call({ op: 'update', key, rev: expectedModRevision }, [value]).then((frame) => written(key, value, frame));
+    return this.call((id) => this.out.update(id, key, value, expectedModRevision), key, value);
   }
 
   delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
-    return this.call({ op: 'delete', key, ...(expectedModRevision !== undefined ? { rev: expectedModRevision } : {}) }).then(
+    return this.callJson({ op: 'delete', key, ...(expectedModRevision !== undefined ? { rev: expectedModRevision } : {}) }).then(
       ({ header, blobs }) => {
         const r = header.r as { prev: WireKeyValue; revision: number };
         return { prevKv: keyValueFromWire(r.prev, blobs), revision: r.revision };
@@ -68,56 +76,83 @@ export class RemoteStorage implements Storage {
   }
 
   currentRevision(): Promise<number> {
-    return this.call({ op: 'rev' }).then(({ header }) => header.r as number);
+    return this.callJson({ op: 'rev' }).then(({ header }) => header.r as number);
   }
 
   compact(revision: number): Promise<void> {
-    return this.call({ op: 'compact', revision }).then(() => undefined);
+    return this.callJson({ op: 'compact', revision }).then(() => undefined);
   }
 
   watch(prefix: string, fromRevision: number): StorageWatch {
     const id = this.nextId++;
     const stream = new WatchStream(
       () => {
-        if (this.watches.delete(id)) this.out.send({ op: 'cancel', id });
+        if (this.watches.delete(id)) this.out.json({ op: 'cancel', id });
       },
-      () => this.out.send({ op: 'progress', id }),
+      () => this.out.json({ op: 'progress', id }),
     );
     if (this.failure !== undefined) {
       stream.fail(this.failure);
       return stream;
     }
     this.watches.set(id, stream);
-    this.out.send({ op: 'watch', id, prefix, from: fromRevision });
+    this.out.json({ op: 'watch', id, prefix, from: fromRevision });
     return stream;
   }
 
   async close(): Promise<void> {
     this.fail(closed());
-    this.socket.end();
+    this.out.close();
   }
 
-  private call(header: Record<string, unknown>, blobs: readonly Uint8Array[] = []): Promise<Frame> {
+  /** Send a request with `send(id)` and wait for its answer; T is what that answer resolves with (see Pending). */
+  private call<T>(send: (id: number) => void, key = '', value: Uint8Array = NO_VALUE): Promise<T> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const id = this.nextId++;
-    return new Promise<Frame>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.out.send({ ...header, id }, blobs);
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (answer: unknown) => void, reject, key, value });
+      send(id);
     });
   }
 
-  private onFrame(frame: Frame): void {
-    const { header, blobs } = frame;
-    if (typeof header.w === 'number') return this.onWatchItem(header.w, frame);
-    const id = header.id as number;
-    const call = this.pending.get(id);
-    if (call === undefined) return;
-    this.pending.delete(id);
-    if (header.e !== undefined) call.reject(errorFromWire(header.e as WireError, blobs));
-    else call.resolve(frame);
+  private callJson(header: Record<string, unknown>): Promise<JsonMessage> {
+    return this.call((id) => this.out.json({ ...header, id }));
   }
 
-  private onWatchItem(id: number, { header, blobs }: Frame): void {
+  private onMessage(m: Message): void {
+    switch (m.kind) {
+      case 'written': {
+        const call = this.answered(m.id);
+        call?.resolve({ key: call.key, value: call.value, createRevision: m.createRevision, modRevision: m.modRevision });
+        return;
+      }
+      case 'got':
+        this.answered(m.id)?.resolve(m.kv);
+        return;
+      case 'event':
+        this.watches.get(m.watch)?.push(m.event); // not there: cancelled here, the server's items after that are dropped
+        return;
+      case 'json': {
+        const { header, blobs } = m;
+        if (typeof header.w === 'number') return this.onWatchItem(header.w, m);
+        const call = this.answered(header.id as number);
+        if (header.e !== undefined) call?.reject(errorFromWire(header.e as WireError, blobs));
+        else call?.resolve(m);
+        return;
+      }
+      default:
+        return; // requests: a server sends none
+    }
+  }
+
+  /** The call `id`, no longer pending. */
+  private answered(id: number): Pending | undefined {
+    const call = this.pending.get(id);
+    if (call !== undefined) this.pending.delete(id);
+    return call;
+  }
+
+  private onWatchItem(id: number, { header, blobs }: JsonMessage): void {
     const stream = this.watches.get(id);
     if (stream === undefined) return; // cancelled here: the server's items after that are dropped
     if (header.end === true) {
@@ -126,23 +161,7 @@ export class RemoteStorage implements Storage {
       else stream.end();
       return;
     }
-    switch (header.t) {
-      case 'PUT': {
-        const prev = header.prev as WireKeyValue | undefined;
-        stream.push({
-          type: 'PUT',
-          kv: keyValueFromWire(header.kv as WireKeyValue, blobs),
-          ...(prev !== undefined ? { prevKv: keyValueFromWire(prev, blobs) } : {}),
-        });
-        return;
-      }
-      case 'DELETE':
-        stream.push({ type: 'DELETE', key: header.key as string, revision: header.rev as number, prevKv: keyValueFromWire(header.prev as WireKeyValue, blobs) });
-        return;
-      case 'PROGRESS':
-        stream.pushProgress(header.rev as number);
-        return;
-    }
+    if (header.t === 'PROGRESS') stream.pushProgress(header.rev as number);
   }
 
   /** The socket is gone (or the store closed here): fail pending calls, end watches, refuse later calls. */
@@ -159,10 +178,4 @@ export class RemoteStorage implements Storage {
       else w.fail(error);
     }
   }
-}
-
-/** A write's KeyValue: the value sent, at the revisions the answer gives. */
-function written(key: string, value: Uint8Array, { header }: Frame): KeyValue {
-  const r = header.r as { c: number; m: number };
-  return { key, value, createRevision: r.c, modRevision: r.m };
 }

@@ -3,25 +3,26 @@
  * holds the store (the sqlite file can have only one) answers its API server
  * workers' calls and streams their watches (`k8ts apiserver --workers N`).
  *
- * Requests (client → server), each with an `id` the answer repeats:
- *   {op:'get', key} {op:'list', prefix, options} {op:'create', key}+value
- *   {op:'update', key, rev}+value {op:'delete', key, rev?} {op:'rev'}
+ * Requests (client → server), each with an `id` the answer repeats: the
+ * binary GET, CREATE and UPDATE frames (frames.ts), and JSON frames
+ *   {op:'list', prefix, options} {op:'delete', key, rev?} {op:'rev'}
  *   {op:'compact', revision} {op:'watch', prefix, from} {op:'cancel'} {op:'progress'}
- * Answers: {id, r: result} or {id, e: error} (a create's or update's result
- * is its revisions, {c, m}, without the value the client sent); a watch's items are
- *   {w: id, t:'PUT', kv, prev?} {w: id, t:'DELETE', key, rev, prev}
- *   {w: id, t:'PROGRESS', rev} and last {w: id, end: true, e?: error}.
+ * Answers: a create's or update's WRITTEN (its revisions, without the value
+ * the client sent), a get's GOT, the others' JSON {id, r: result}; a failed
+ * call's JSON {id, e: error}. A watch's items are PUT and DELETE frames,
+ *   JSON {w: id, t:'PROGRESS', rev} and last JSON {w: id, end: true, e?: error}.
  */
 import type { Socket } from 'node:net';
-import { eventRevision, type KeyValue, type ListOptions, type Storage, type StorageWatch } from '../interface.js';
+import type { ListOptions, Storage, StorageWatch } from '../interface.js';
 import { wireError, wireKeyValue } from './codec.js';
-import { FrameReader, FrameWriter, type Frame } from './frames.js';
+import { FrameReader } from './frames.js';
+import { MessageWriter, readMessage, type Message } from './messages.js';
 
 /** Serve `storage` on one connected socket until it closes; watches it opened are cancelled then. */
 export function serveStorage(storage: Storage, socket: Socket): void {
-  const out = new FrameWriter(socket);
+  const out = new MessageWriter(socket);
   const watches = new Map<number, StorageWatch>();
-  const reader = new FrameReader((frame) => handle(frame));
+  const reader = new FrameReader((frame) => handle(readMessage(frame)));
   socket.on('data', (chunk: Buffer) => reader.push(chunk));
   socket.on('error', () => {});
   socket.on('close', () => {
@@ -29,30 +30,42 @@ export function serveStorage(storage: Storage, socket: Socket): void {
     watches.clear();
   });
 
+  const failed = (id: number, e: unknown): void => {
+    const blobs: Uint8Array[] = [];
+    out.json({ id, e: wireError(e, blobs) }, blobs);
+  };
   const answer = (id: number, work: Promise<(blobs: Uint8Array[]) => unknown>): void => {
     work.then(
       (encode) => {
         const blobs: Uint8Array[] = [];
         const r = encode(blobs);
-        out.send({ id, r }, blobs);
+        out.json({ id, r }, blobs);
       },
-      (e: unknown) => {
-        const blobs: Uint8Array[] = [];
-        out.send({ id, e: wireError(e, blobs) }, blobs);
-      },
+      (e: unknown) => failed(id, e),
     );
   };
-  // A write's answer leaves the value out: the client has the bytes it sent.
-  const written = (kv: KeyValue) => () => ({ c: kv.createRevision, m: kv.modRevision });
 
-  function handle({ header, blobs }: Frame): void {
+  function handle(m: Message): void {
+    switch (m.kind) {
+      case 'get':
+        storage.get(m.key).then((kv) => out.got(m.id, kv), (e: unknown) => failed(m.id, e));
+        return;
+      case 'create':
+        storage.create(m.key, m.value).then((kv) => out.written(m.id, kv), (e: unknown) => failed(m.id, e));
+        return;
+      case 'update':
+        storage.update(m.key, m.value, m.expectedModRevision).then((kv) => out.written(m.id, kv), (e: unknown) => failed(m.id, e));
+        return;
+      case 'json':
+        return handleJson(m.header);
+      default:
+        return; // answers and watch events: a client sends none
+    }
+  }
+
+  function handleJson(header: Record<string, unknown>): void {
     const id = header.id as number;
     switch (header.op) {
-      case 'get':
-        return answer(
-          id,
-          storage.get(header.key as string).then((kv) => (b: Uint8Array[]) => (kv === undefined ? null : wireKeyValue(kv, b))),
-        );
       case 'list':
         return answer(
           id,
@@ -63,10 +76,6 @@ export function serveStorage(storage: Storage, socket: Socket): void {
             ...(list.count !== undefined ? { count: list.count } : {}),
           })),
         );
-      case 'create':
-        return answer(id, storage.create(header.key as string, valueOf(blobs)).then(written));
-      case 'update':
-        return answer(id, storage.update(header.key as string, valueOf(blobs), header.rev as number).then(written));
       case 'delete':
         return answer(
           id,
@@ -87,10 +96,8 @@ export function serveStorage(storage: Storage, socket: Socket): void {
       case 'progress':
         watches.get(id)?.requestProgress();
         return;
-      default: {
-        const b: Uint8Array[] = [];
-        out.send({ id, e: wireError(new Error(`unknown operation ${String(header.op)}`), b) }, b);
-      }
+      default:
+        return failed(id, new Error(`unknown operation ${String(header.op)}`));
     }
   }
 
@@ -100,34 +107,23 @@ export function serveStorage(storage: Storage, socket: Socket): void {
       watch = storage.watch(prefix, from);
     } catch (e: unknown) {
       const b: Uint8Array[] = [];
-      out.send({ w: id, end: true, e: wireError(e, b) }, b);
+      out.json({ w: id, end: true, e: wireError(e, b) }, b);
       return;
     }
     watches.set(id, watch);
     void (async () => {
       try {
         for await (const item of watch) {
-          const b: Uint8Array[] = [];
-          if (item.type === 'PROGRESS') out.send({ w: id, t: 'PROGRESS', rev: item.revision });
-          else if (item.type === 'PUT') {
-            const kv = wireKeyValue(item.kv, b);
-            out.send({ w: id, t: 'PUT', kv, ...(item.prevKv !== undefined ? { prev: wireKeyValue(item.prevKv, b) } : {}) }, b);
-          } else {
-            const prev = wireKeyValue(item.prevKv, b);
-            out.send({ w: id, t: 'DELETE', key: item.key, rev: eventRevision(item), prev }, b);
-          }
+          if (item.type === 'PROGRESS') out.json({ w: id, t: 'PROGRESS', rev: item.revision });
+          else out.event(id, item);
         }
-        out.send({ w: id, end: true });
+        out.json({ w: id, end: true });
       } catch (e: unknown) {
         const b: Uint8Array[] = [];
-        out.send({ w: id, end: true, e: wireError(e, b) }, b);
+        out.json({ w: id, end: true, e: wireError(e, b) }, b);
       } finally {
         watches.delete(id);
       }
     })();
   }
-}
-
-function valueOf(blobs: readonly Uint8Array[]): Uint8Array {
-  return blobs[0] ?? new Uint8Array(0);
 }
