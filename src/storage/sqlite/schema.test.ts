@@ -1,7 +1,7 @@
 /**
  * Opening a file of schema version 1 (value in both tables, AUTOINCREMENT log)
- * migrates it to the current schema with its history, revisions and compact
- * revision intact.
+ * or 2 (the log indexed by name) migrates it to the current schema with its
+ * history, revisions and compact revision intact.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -98,6 +98,55 @@ it('a version 1 file is migrated on open, keeping every row, revision and the co
     assert.match(ddl[0]!, /WITHOUT ROWID/);
     assert.doesNotMatch(ddl[1]!, /AUTOINCREMENT/);
     assert.deepEqual(db.prepare('PRAGMA table_info(current)').all().map((c) => (c as { name: string }).name), ['name', 'create_revision', 'mod_revision']);
+  } finally {
+    db.close();
+  }
+});
+
+/** Version 2's tables, as its builds created them. */
+const V2_SQL = `
+CREATE TABLE log (id INTEGER PRIMARY KEY, name TEXT NOT NULL, deleted INTEGER NOT NULL,
+  create_revision INTEGER NOT NULL, prev_revision INTEGER NOT NULL, value BLOB);
+CREATE INDEX log_name_id ON log (name, id);
+CREATE TABLE current (name TEXT PRIMARY KEY, create_revision INTEGER NOT NULL, mod_revision INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT INTO meta (name, value) VALUES ('compact_revision', 0), ('schema_version', 2);
+`;
+
+it('a version 2 file is migrated on open: the index by name gives way to log_tail, and the past reads as before', async () => {
+  const path = join(dir, 'v2.db');
+  const raw = new Database(path);
+  try {
+    raw.pragma('journal_mode = WAL');
+    raw.exec(V2_SQL);
+    // create a (1), create b (2), update a (3), delete b (4)
+    raw.exec(`
+      INSERT INTO log VALUES (1, '/m/a', 0, 0, 0, x'6131'), (2, '/m/b', 0, 0, 0, x'6231'), (3, '/m/a', 0, 1, 1, x'6132'), (4, '/m/b', 1, 2, 2, NULL);
+      INSERT INTO current VALUES ('/m/a', 1, 3);
+    `);
+  } finally {
+    raw.close();
+  }
+  const store = openSqliteStorage({ path, compactIntervalMs: 0 });
+  try {
+    assert.equal(await store.currentRevision(), 4);
+    const at2 = await store.list('/m/', { revision: 2 });
+    assert.deepEqual(at2.items.map((kv) => [kv.key, text(kv.value), kv.createRevision, kv.modRevision]), [
+      ['/m/a', 'a1', 1, 1],
+      ['/m/b', 'b1', 2, 2],
+    ]);
+    const watch = store.watch('/m/', 2);
+    const events = await takeEvents(watch, 2);
+    watch.cancel();
+    assert.deepEqual(events.map(eventRevision), [3, 4]);
+  } finally {
+    await store.close();
+  }
+  const db = new Database(path);
+  try {
+    assert.equal((db.prepare("SELECT value FROM meta WHERE name = 'schema_version'").get() as { value: number }).value, SCHEMA_VERSION);
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log'").all() as { name: string }[];
+    assert.deepEqual(indexes.map((i) => i.name), ['log_tail']);
   } finally {
     db.close();
   }

@@ -14,6 +14,12 @@ import type Database from 'better-sqlite3';
  *   then the create revision). `prev_revision` names the key's previous row (0
  *   for a create): a watch replay takes prevKv from it. A delete is a tombstone
  *   row (`deleted` = 1, value NULL).
+ * - `log_tail`, an index of the log by id holding each row's name and
+ *   previous row: the reads of the past scan the rows written after a revision
+ *   in it, without reading the values (a row of a pod fills a page). Its
+ *   entries are appended in id order, so a transaction dirties a few pages at
+ *   its end (about five for 64 pod creates); an index by name (versions 1 and
+ *   2) dirtied a page per write, at random, as `current` does.
  * - `current`: each live key's revisions; its value is that of the log row
  *   `mod_revision` (compaction never deletes a live key's latest row). Storing
  *   the value once halves the data pages a write dirties, and so the WAL bytes,
@@ -22,9 +28,10 @@ import type Database from 'better-sqlite3';
  * - `meta`: named integers (the compact revision, the schema version).
  *
  * Version 1 also stored the value in `current`, and gave `log` AUTOINCREMENT
- * (a sqlite_sequence write per insert); {@link initSchema} migrates such a file.
+ * (a sqlite_sequence write per insert); version 2 indexed the log by (name, id)
+ * instead of `log_tail`. {@link initSchema} migrates such files.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const LOG_COLUMNS = `
   id INTEGER PRIMARY KEY,
@@ -41,7 +48,7 @@ const CURRENT_COLUMNS = `
 /** DDL creating every table and index; idempotent. */
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS log (${LOG_COLUMNS});
-CREATE INDEX IF NOT EXISTS log_name_id ON log (name, id);
+CREATE INDEX IF NOT EXISTS log_tail ON log (id, name, prev_revision);
 CREATE TABLE IF NOT EXISTS current (${CURRENT_COLUMNS}) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,
@@ -52,22 +59,31 @@ INSERT OR IGNORE INTO meta (name, value) VALUES ('schema_version', ${SCHEMA_VERS
 `;
 
 /**
- * Version 1 → 2: the tables are rebuilt (sqlite can neither drop AUTOINCREMENT
- * nor add WITHOUT ROWID in place); every log row keeps its id.
+ * Migrations, by the version they start from; each leaves the next version
+ * (the indexes {@link SCHEMA_SQL} creates excepted).
+ *
+ * 1 → 2: the tables are rebuilt (sqlite can neither drop AUTOINCREMENT nor add
+ * WITHOUT ROWID in place); every log row keeps its id.
+ * 2 → 3: the log's index by name gives way to `log_tail`.
  */
-const MIGRATE_V1_SQL = `
+const MIGRATIONS: Record<number, string> = {
+  1: `
 CREATE TABLE log_v2 (${LOG_COLUMNS});
 INSERT INTO log_v2 (id, name, deleted, create_revision, prev_revision, value)
   SELECT id, name, deleted, create_revision, prev_revision, value FROM log ORDER BY id;
 DROP TABLE log;
 ALTER TABLE log_v2 RENAME TO log;
-CREATE INDEX log_name_id ON log (name, id);
 CREATE TABLE current_v2 (${CURRENT_COLUMNS}) WITHOUT ROWID;
 INSERT INTO current_v2 (name, create_revision, mod_revision) SELECT name, create_revision, mod_revision FROM current;
 DROP TABLE current;
 ALTER TABLE current_v2 RENAME TO current;
 UPDATE meta SET value = 2 WHERE name = 'schema_version';
-`;
+`,
+  2: `
+DROP INDEX IF EXISTS log_name_id;
+UPDATE meta SET value = 3 WHERE name = 'schema_version';
+`,
+};
 
 /** The last revision ever written (see the log's description above). */
 export const LAST_REVISION_SQL =
@@ -104,14 +120,17 @@ export function pragmas(synchronous: SynchronousLevel): string[] {
 
 /**
  * Apply {@link pragmas} and {@link SCHEMA_SQL} to a freshly opened connection,
- * migrating a version 1 file first (in one transaction: a crash leaves version 1).
+ * migrating a file of an older version first (in one transaction: a crash
+ * leaves the file as it was).
  */
 export function initSchema(db: Database.Database, synchronous: SynchronousLevel): void {
   for (const pragma of pragmas(synchronous)) db.pragma(pragma);
   const mode = db.pragma('journal_mode', { simple: true });
   if (mode !== 'wal') throw new Error(`cannot switch the database to WAL mode (journal_mode is ${String(mode)})`);
   db.transaction(() => {
-    if (schemaVersion(db) === 1) db.exec(MIGRATE_V1_SQL);
+    for (let version = schemaVersion(db); version !== undefined && version < SCHEMA_VERSION; version++) {
+      db.exec(MIGRATIONS[version]!);
+    }
     db.exec(SCHEMA_SQL);
   })();
 }

@@ -77,9 +77,6 @@ const COMPACT_CHUNK = 10_000;
  */
 const CHANGED_SCAN_LIMIT = 8192;
 
-/** A watch replay from further back than this many revisions scans the name index instead of the log's tail. */
-const REPLAY_BY_NAME_AFTER = 8192;
-
 interface OpBase {
   readonly key: string;
   readonly reject: (e: unknown) => void;
@@ -286,8 +283,7 @@ export class SqliteStorage implements Storage {
       // land in between, so the watch misses nothing and sees nothing twice.
       if (fromRevision < this.revision) {
         const range: KeyRange = { prefix, end: prefixEnd(prefix) };
-        const byName = prefix !== '' && this.revision - fromRevision > REPLAY_BY_NAME_AFTER;
-        for (const row of this.sql.replay(range, fromRevision, byName)) stream.push(replayEvent(row));
+        for (const row of this.sql.replay(range, fromRevision)) stream.push(replayEvent(row));
       }
       // The replay covered everything committed; batches still waiting for their
       // fsync are dispatched later, and this watcher has already seen them.

@@ -118,16 +118,15 @@ export class Statements {
   }
 
   /**
-   * Keys in the range as they were at `revision`, from the log: for each key its
-   * latest row at or below the revision, unless that row is a tombstone. The
-   * (name, id) index yields rows in key order, so a limit stops the scan early.
+   * Keys in the range as they were at `revision`, in key order: the current
+   * rows written at or before it, and for each key written since, the previous
+   * row of the first write after it (none when that write created the key).
+   * Only values of the rows returned are read.
    */
   listAt(range: KeyRange, revision: number, limit: number): ListRow[] {
     const sql =
-      `SELECT l.name AS name, ${LOG_CREATE_REVISION('l')} AS create_revision, l.id AS mod_revision, l.value AS value ` +
-      `FROM log l WHERE ${rangeClause('l.name', range)} AND l.id <= @rev ` +
-      'AND NOT EXISTS (SELECT 1 FROM log n WHERE n.name = l.name AND n.id > l.id AND n.id <= @rev) ' +
-      'AND l.deleted = 0 ORDER BY l.name LIMIT @limit';
+      `SELECT a.name AS name, ${LOG_CREATE_REVISION('l')} AS create_revision, l.id AS mod_revision, l.value AS value ` +
+      `FROM (SELECT name, id FROM (${rowsAt(range)}) ORDER BY name LIMIT @limit) a JOIN log l ON l.id = a.id ORDER BY a.name`;
     return this.prepared<ListRow>(sql).all(rangeParams(range, { rev: revision, limit }));
   }
 
@@ -139,34 +138,32 @@ export class Statements {
 
   /** How many keys the range held at `revision` (listAt's rows, counted). */
   countAt(range: KeyRange, revision: number): number {
-    const sql =
-      `SELECT count(*) AS n FROM log l WHERE ${rangeClause('l.name', range)} AND l.id <= @rev ` +
-      'AND NOT EXISTS (SELECT 1 FROM log n WHERE n.name = l.name AND n.id > l.id AND n.id <= @rev) AND l.deleted = 0';
+    const sql = `SELECT count(*) AS n FROM (${rowsAt(range)})`;
     return this.prepared<{ n: number }>(sql).get(rangeParams(range, { rev: revision }))!.n;
   }
 
   /**
-   * True when a key in the range was written after `revision`. Scans the log
-   * from the revision on (the `+` keeps sqlite off the name index), so callers
-   * use it only when few revisions have passed.
+   * True when a key in the range was written after `revision`. Scans the
+   * entries of `log_tail` from the revision on, so callers use it only when
+   * few revisions have passed.
    */
   changedSince(range: KeyRange, revision: number): boolean {
-    const sql = `SELECT 1 AS one FROM log WHERE id > @rev AND ${rangeClause('+name', range)} LIMIT 1`;
+    const sql = `SELECT 1 AS one FROM log INDEXED BY log_tail WHERE id > @rev AND ${rangeClause('name', range)} LIMIT 1`;
     return this.prepared<{ one: number }>(sql).get(rangeParams(range, { rev: revision })) !== undefined;
   }
 
   /**
    * Log rows in the range with id above `after`, in revision order, each with
-   * its previous row. `byName` scans the (name, id) index and sorts (for an old
-   * `after` and a narrow prefix); otherwise the log is scanned from `after` on.
+   * its previous row. The names are matched in `log_tail`, so only the rows in
+   * the range are read.
    */
-  replay(range: KeyRange, after: number, byName: boolean): IterableIterator<ReplayRow> {
-    const column = byName ? 'l.name' : '+l.name';
+  replay(range: KeyRange, after: number): IterableIterator<ReplayRow> {
     const sql =
       `SELECT l.id AS id, l.name AS name, l.deleted AS deleted, ${LOG_CREATE_REVISION('l')} AS create_revision, ` +
       `l.value AS value, p.id AS prev_id, ${LOG_CREATE_REVISION('p')} AS prev_create_revision, p.value AS prev_value ` +
-      `FROM log l LEFT JOIN log p ON p.id = l.prev_revision WHERE l.id > @rev AND ${rangeClause(column, range)} ` +
-      'ORDER BY l.id';
+      // CROSS JOIN: sqlite must not turn this into a scan of the log's rows.
+      'FROM log t INDEXED BY log_tail CROSS JOIN log l ON l.id = t.id LEFT JOIN log p ON p.id = l.prev_revision ' +
+      `WHERE t.id > @rev AND ${rangeClause('t.name', range)} ORDER BY t.id`;
     return this.prepared<ReplayRow>(sql).iterate(rangeParams(range, { rev: after }));
   }
 
@@ -178,6 +175,23 @@ export class Statements {
     }
     return stmt as Database.Statement<[Params], Row>;
   }
+}
+
+/**
+ * (name, id) of each key in the range at revision @rev, in no order: a current
+ * row written at or before @rev is still the key's row then. A key written
+ * since has its row at @rev named by the first write after it: an update or a
+ * delete names the key's live row, a create none (the key was absent). That
+ * row is never compacted away while @rev is readable: it was superseded after
+ * @rev only. The first write after @rev is found in `log_tail` by its id.
+ */
+function rowsAt(range: KeyRange): string {
+  return (
+    `SELECT c.name AS name, c.mod_revision AS id FROM current c WHERE ${rangeClause('c.name', range)} AND c.mod_revision <= @rev ` +
+    'UNION ALL SELECT f.name, w.prev_revision FROM ' +
+    `(SELECT name, min(id) AS first FROM log INDEXED BY log_tail WHERE id > @rev AND ${rangeClause('name', range)} GROUP BY name) f ` +
+    'JOIN log w INDEXED BY log_tail ON w.id = f.first WHERE w.prev_revision > 0'
+  );
 }
 
 /** The WHERE clause of a range on `column` (text comparison is byte-wise: BINARY collation on UTF-8). */
