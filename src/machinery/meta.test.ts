@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deepCopy } from './meta.js';
+import { deepCopy, formatTime } from './meta.js';
 
 describe('deepCopy', () => {
   it('copies a JSON value all the way down, sharing nothing with it', () => {
@@ -41,5 +41,33 @@ describe('deepCopy', () => {
     assert.ok(copy.bytes instanceof Uint8Array);
     assert.deepEqual([...copy.bytes], [1, 2]);
     assert.notEqual(copy.bytes, value.bytes);
+  });
+});
+
+describe('formatTime', () => {
+  it('writes RFC 3339 to the second, in UTC', () => {
+    assert.equal(formatTime(new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 678))), '2024-01-02T03:04:05Z');
+    assert.equal(formatTime(new Date(0)), '1970-01-01T00:00:00Z');
+    // Before the epoch the second is the one that began earlier.
+    assert.equal(formatTime(new Date(-500)), '1969-12-31T23:59:59Z');
+    assert.equal(formatTime(new Date(Date.UTC(10000, 0, 1))), '+010000-01-01T00:00:00Z');
+  });
+
+  it('answers each call for its own date, within a second and across a second boundary', () => {
+    const base = Date.UTC(2024, 5, 30, 23, 59, 59);
+    const times = [base, base + 1, base + 999, base + 1000, base + 999, base + 1999, base + 2000, base - 1, base];
+    for (const ms of times) {
+      assert.equal(formatTime(new Date(ms)), new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'), String(ms));
+    }
+    assert.equal(formatTime(new Date(base + 1000)), '2024-07-01T00:00:00Z');
+    assert.equal(formatTime(new Date(base + 999)), '2024-06-30T23:59:59Z');
+  });
+
+  it('throws a RangeError for an invalid date, as toISOString does, before and after a valid one', () => {
+    assert.throws(() => formatTime(new Date(Number.NaN)), RangeError);
+    assert.equal(formatTime(new Date(1_000)), '1970-01-01T00:00:01Z');
+    assert.throws(() => formatTime(new Date('not a date')), RangeError);
+    assert.throws(() => formatTime(new Date(Number.NaN)), RangeError);
+    assert.equal(formatTime(new Date(1_500)), '1970-01-01T00:00:01Z');
   });
 });

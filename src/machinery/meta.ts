@@ -68,8 +68,18 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** RFC 3339 with second precision, as Kubernetes writes metav1.Time. */
 export function formatTime(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Most calls stamp the current time, many to a second: the text of the last second is kept.
+  // An invalid date (NaN) is never that second, and throws toISOString's RangeError.
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastText = date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
+
+let lastSecond = Number.NaN;
+let lastText = '';
 
 /**
  * A deep copy of a JSON value: plain objects and arrays copied member by

@@ -6,6 +6,7 @@ import { negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
 import { userOf, type VerbHandler } from './target.js';
 import { badRequest } from '../../machinery/status.js';
+import type { KubeObject } from '../../machinery/meta.js';
 import { trackWrite } from '../fieldmanager/for-resource.js';
 import { parseManagerOptions } from '../fieldmanager/request-options.js';
 
@@ -17,7 +18,9 @@ export const handleCreate: VerbHandler = async (ctx, t) => {
   const body = await readObject(ctx, t.resource, 'CreateOptions');
   // The decoded body is the request's own, unless the audit log keeps it as the request object.
   const handOver = ctx.audit === undefined || !ctx.audit.keeps('Request');
-  const object = trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, undefined, body, manager, { handOver });
+  // The three fields trackWrite reads, named: a spread of the target costs several µs per create.
+  const track = { resource: t.resource, subresource: t.subresource, defaults: (o: KubeObject) => t.store.strategy.defaults(o) };
+  const object = trackWrite(track, undefined, body, manager, { handOver });
   const ns = object.metadata.namespace;
   if (t.resource.namespaced && ns !== undefined && ns !== '' && ns !== t.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');

@@ -53,4 +53,16 @@ describe('negotiation', () => {
     assert.throws(() => negotiateInput('application/merge-patch+json', { patch: false }), (e: unknown) => e instanceof StatusError && e.status.code === 415);
     assert.throws(() => negotiateInput('toString', { patch: false }), (e: unknown) => e instanceof StatusError && e.status.code === 415);
   });
+
+  it('answers the usual application/json as the general path does: JSON, but no patch type', () => {
+    assert.equal(negotiateInput('application/json', { patch: false }), 'json');
+    assert.throws(
+      () => negotiateInput('application/json', { patch: true }),
+      (e: unknown) => e instanceof StatusError && e.code === 415 && e.status.message?.startsWith('the body of the request was in an unknown format - accepted media types include: application/json-patch+json') === true,
+    );
+    for (const transforms of [false, true]) {
+      assert.deepEqual(negotiateOutput('application/json', { transforms }), { encoding: 'json', shape: 'object', contentType: 'application/json' });
+      assert.equal(negotiateOutput('application/json', { transforms }), negotiateOutput('application/json;q=1', { transforms }));
+    }
+  });
 });

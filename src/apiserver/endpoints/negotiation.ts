@@ -62,7 +62,8 @@ function encodingOf(subtype: string): OutputFormat['encoding'] {
  * serializer.MediaType (listGVKInContentType false).
  */
 export function negotiateOutput(accept: string | undefined, options: { transforms: boolean }): OutputFormat {
-  if (accept === undefined) return JSON_OUTPUT;
+  // The usual header is compared rather than looked up: see negotiateInput.
+  if (accept === undefined || accept === 'application/json') return JSON_OUTPUT;
   // Clients send a handful of Accept headers over and over: the plain answers are kept per header.
   const known = (options.transforms ? plainWithTransforms : plainWithoutTransforms).get(accept);
   if (known !== undefined) return known;
@@ -118,8 +119,11 @@ export const PATCH_TYPES: Readonly<Record<string, BodyType>> = {
 
 /** How to read a request body; 415 for anything we do not read. */
 export function negotiateInput(contentType: string | undefined, options: { patch: boolean }): BodyType {
+  // The usual header, compared rather than looked up: Node gives HTTP/2 header values as external
+  // strings, and one used as a property or Map key costs about 1 µs (V8 internalizes it), `===` nothing.
+  if (contentType === 'application/json' && !options.patch) return 'json';
   const table = options.patch ? PATCH_TYPES : CREATE_TYPES;
-  // The usual header is exactly a media type of the table (`application/json`).
+  // Else the header is usually exactly a media type of the table (`application/merge-patch+json`).
   if (contentType !== undefined && Object.hasOwn(table, contentType)) return table[contentType]!;
   const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (mime === '' && !options.patch) return 'json';

@@ -10,6 +10,10 @@ describe('field manager request options', () => {
     assert.equal(parseManagerOptions(q('fieldManager=kubectl-edit'), 'kubectl/v1.33.0', 'UpdateOptions').manager, 'kubectl-edit');
     assert.equal(parseManagerOptions(q(''), 'kube-controller-manager/v1.33.0 (linux/amd64) kubernetes/abc', 'UpdateOptions').manager, 'kube-controller-manager');
     assert.equal(managerFromUserAgent(undefined), '');
+    // The part before the first '/', as split('/')[0]: all of it without one, '' when it starts with one.
+    for (const agent of ['', 'h2load nghttp2/1.52.0', 'no-slash', '/v1', 'a//b', 'kubectl/']) {
+      assert.equal(managerFromUserAgent(agent), agent.split('/')[0], agent);
+    }
     assert.equal(parseManagerOptions(q('fieldManager=a&force=true'), undefined, 'PatchOptions', { apply: true }).force, true);
     assert.equal(parseManagerOptions(q('fieldManager=a&force=false'), undefined, 'PatchOptions', { apply: true }).force, false);
   });

@@ -21,7 +21,10 @@ export interface ManagerOptions {
 
 /** Upstream's managerOrUserAgent: the part of the User-Agent before its first `/`. */
 export function managerFromUserAgent(userAgent: string | undefined): string {
-  return (userAgent ?? '').split('/')[0]!;
+  // split('/')[0] without the array, on every write.
+  const agent = userAgent ?? '';
+  const slash = agent.indexOf('/');
+  return slash < 0 ? agent : agent.slice(0, slash);
 }
 
 export function parseManagerOptions(query: URLSearchParams, userAgent: string | undefined, kind: OptionsKind, options: { apply?: boolean } = {}): ManagerOptions {

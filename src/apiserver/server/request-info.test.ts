@@ -16,6 +16,14 @@ describe('parseRequestInfo', () => {
     );
   });
 
+  it('skips empty segments: doubled, leading and trailing slashes', () => {
+    const i = parseRequestInfo('GET', '//api//v1/namespaces//default/pods/web/', new URLSearchParams());
+    assert.deepEqual([i.isResourceRequest, i.verb, i.apiVersion, i.namespace, i.resource, i.name, i.parts], [true, 'get', 'v1', 'default', 'pods', 'web', ['pods', 'web']]);
+    assert.equal(parseRequestInfo('GET', '', new URLSearchParams()).isResourceRequest, false);
+    assert.equal(parseRequestInfo('GET', '/', new URLSearchParams()).isResourceRequest, false);
+    assert.deepEqual(parseRequestInfo('GET', 'api/v1/pods', new URLSearchParams()).parts, ['pods']);
+  });
+
   it('percent-decodes path segments, as Go reads URL.Path', () => {
     const i = info('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system%3Anode');
     assert.equal(i.name, 'system:node');
