@@ -19,6 +19,10 @@ describe('bearer token', () => {
     assert.equal(bearerTokenOf('Bearer'), undefined);
     assert.equal(bearerTokenOf('Bearer  '), undefined);
     assert.equal(bearerTokenOf(undefined), undefined);
+    assert.equal(bearerTokenOf('Bearer  abc'), undefined, 'two spaces: the second word is empty, as upstream splits');
+    assert.equal(bearerTokenOf(' BEARER abc '), 'abc');
+    assert.equal(bearerTokenOf(['Bearer first', 'Bearer second']), 'first');
+    assert.equal(bearerTokenOf('Bearer\tabc'), undefined, 'only a space separates the scheme');
   });
 
   it('authenticates a known token and removes the header', async () => {

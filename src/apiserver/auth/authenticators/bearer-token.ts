@@ -16,9 +16,14 @@ import type { AuthenticationResult, Authenticator, TokenAuthenticator } from './
 export function bearerTokenOf(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined) return undefined;
-  const parts = value.trim().split(' ');
-  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
-  const token = parts[1]!;
+  // The second space-separated word, as upstream's SplitN(…, " ", 3)[1]; cut
+  // with indexOf, not split: a header value from HTTP/2 is an external string,
+  // which split handles slowly.
+  const text = value.trim();
+  const space = text.indexOf(' ');
+  if (space < 0 || text.slice(0, space).toLowerCase() !== 'bearer') return undefined;
+  const end = text.indexOf(' ', space + 1);
+  const token = end < 0 ? text.slice(space + 1) : text.slice(space + 1, end);
   return token === '' ? undefined : token;
 }
 
