@@ -26,20 +26,18 @@ export function scanJsonText(text: string): JsonTextFacts {
   let depth = 0;
   let maxDepth = 0;
   let plainIntegers = true;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      // Skip the string (escapes included), then see whether a colon makes it a key.
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i++;
-        else if (d === 0x22) break;
-      }
-      let j = i + 1;
+      // Skip the string, then see whether a colon makes it a key.
+      let j = stringEnd(text, i) + 1;
       while (j < n && isSpace(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) === 0x3a /* : */) keys++;
-      i = j - 1;
-    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      i = j;
+      continue;
+    }
+    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (++depth > maxDepth) maxDepth = depth;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       depth--;
@@ -49,10 +47,30 @@ export function scanJsonText(text: string): JsonTextFacts {
       while (j < n && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x39) j++;
       const next = text.charCodeAt(j);
       if (next === 0x2e /* . */ || next === 0x65 /* e */ || next === 0x45 /* E */ || j - start > MAX_EXACT_DIGITS) plainIntegers = false;
-      i = j - 1;
+      i = j;
+      continue;
     }
+    i++;
   }
   return { keys, plainIntegers, depth: maxDepth };
+}
+
+/**
+ * The index of the quote that closes the string opened at `open` (or the
+ * text's end when none does). indexOf finds the quotes: as fast as a loop of
+ * charCodeAt over a short string, far faster over a long one (a ConfigMap's
+ * data, kubectl's last-applied annotation). A quote after an odd run of
+ * backslashes is escaped.
+ */
+function stringEnd(text: string, open: number): number {
+  let quote = text.indexOf('"', open + 1);
+  while (quote >= 0) {
+    let b = quote - 1;
+    while (text.charCodeAt(b) === 0x5c /* \ */) b--;
+    if ((quote - b) % 2 === 1) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return text.length;
 }
 
 function isSpace(c: number): boolean {
