@@ -19,6 +19,8 @@ describe('encodeForCreate', () => {
     ['a pod', pod],
     ['metadata first and empty', () => ({ metadata: {}, kind: 'ConfigMap', apiVersion: 'v1', data: { a: 'b' } }) as KubeObject],
     ['metadata last', () => ({ apiVersion: 'v1', kind: 'ConfigMap', data: { k: '{"metadata":1}' }, metadata: { name: 'c' } }) as KubeObject],
+    ['metadata last and empty', () => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }) as KubeObject],
+    ['metadata with an integer key and an undefined value last', () => ({ kind: 'X', metadata: { name: 'n', 7: 'seven', uid: undefined }, b: 1 }) as unknown as KubeObject],
   ];
   for (const [what, make] of cases) {
     it(`stores the bytes of encode and gives JSON.stringify of the object once resourceVersion is set: ${what}`, () => {
@@ -40,11 +42,18 @@ describe('encodeForCreate', () => {
     }
   });
 
-  it('gives no JSON when the object itself holds the stand-in for metadata, and still stores encode', () => {
-    const object = { ...pod(), data: { x: '\u0000k8ts:metadata\u0000' } } as KubeObject;
-    const encoded = encodeForCreate(object);
-    assert.equal(encoded.bytes.toString('utf8'), encode(object).toString('utf8'));
-    assert.equal(encoded.jsonWithResourceVersion(1), undefined);
+  it('gives no JSON when the object holds the mark for resourceVersion, and still stores encode', () => {
+    const mark = '\u0000k8ts:resourceVersion\u0000';
+    const objects = [
+      { ...pod(), data: { [mark]: 0 } },
+      { ...pod(), metadata: { ...pod().metadata, [mark]: 0 } },
+      { ...pod(), metadata: { ...pod().metadata, annotations: { [mark]: 0 } } },
+    ] as unknown as KubeObject[];
+    for (const object of objects) {
+      const encoded = encodeForCreate(object);
+      assert.equal(encoded.bytes.toString('utf8'), encode(object).toString('utf8'));
+      assert.equal(encoded.jsonWithResourceVersion(1), undefined);
+    }
   });
 
   it('a create that leaves its object unchanged answers the same JSON bytes as a plain stringify', async () => {

@@ -253,9 +253,13 @@ export function toObjectEvent(event: StorageEvent, predicate: Predicate | undefi
   return undefined;
 }
 
-/** Stands in for metadata while the rest of an object is encoded (its JSON text is searched for, and must occur once). */
-const METADATA_MARK = '\u0000k8ts:metadata\u0000';
-const METADATA_MARK_JSON = JSON.stringify(METADATA_MARK);
+/**
+ * A key put last in metadata while the object is encoded, where
+ * resourceVersion goes once it is set: its JSON text is searched for, and
+ * must occur once and close metadata.
+ */
+const RV_MARK = '\u0000k8ts:resourceVersion\u0000';
+const RV_MARK_JSON = `${JSON.stringify(RV_MARK)}:0`;
 
 /** The stored form of a new object, and a way to its own JSON once its resourceVersion is set. */
 export interface EncodedForCreate {
@@ -269,27 +273,40 @@ export interface EncodedForCreate {
   jsonWithResourceVersion(revision: number): Buffer | undefined;
 }
 
+const noJson = (): undefined => undefined;
+
 /**
- * encode(object), with metadata encoded apart so that the object's own JSON
- * (what the response and watch events carry) is the stored JSON with
- * resourceVersion added at the end of metadata: one stringify of the object
- * for both. Only for an object whose metadata has no resourceVersion and no
- * selfLink (what the store's create leaves).
+ * encode(object), with a mark at the end of metadata so that the object's own
+ * JSON (what the response and watch events carry) is the stored JSON with
+ * resourceVersion where the mark was: one stringify of the object for both,
+ * each written straight into its buffer (no joined string). Only for an
+ * object whose metadata has no resourceVersion and no selfLink (what the
+ * store's create leaves).
  */
 export function encodeForCreate(object: KubeObject): EncodedForCreate {
   const meta = object.metadata;
-  if ('resourceVersion' in meta || 'selfLink' in meta) return { bytes: encode(object), jsonWithResourceVersion: () => undefined };
-  const metadataJson = JSON.stringify(meta);
-  const outer = JSON.stringify({ ...object, metadata: METADATA_MARK });
-  const at = outer.indexOf(METADATA_MARK_JSON);
-  if (at < 0 || outer.includes(METADATA_MARK_JSON, at + 1)) return { bytes: encode(object), jsonWithResourceVersion: () => undefined };
-  const head = outer.slice(0, at);
-  const tail = outer.slice(at + METADATA_MARK_JSON.length);
+  if ('resourceVersion' in meta || 'selfLink' in meta || RV_MARK in meta) return { bytes: encode(object), jsonWithResourceVersion: noJson };
+  const json = JSON.stringify({ ...object, metadata: { ...meta, [RV_MARK]: 0 } });
+  const at = json.indexOf(RV_MARK_JSON);
+  const end = at + RV_MARK_JSON.length;
+  if (at < 0 || json.charCodeAt(end) !== 0x7d /* } */ || json.includes(RV_MARK_JSON, end)) return { bytes: encode(object), jsonWithResourceVersion: noJson };
+  // The mark is metadata's only key, or follows a comma that goes with it.
+  const comma = json.charCodeAt(at - 1) === 0x2c;
+  const head = json.slice(0, comma ? at - 1 : at);
+  const tail = json.slice(end);
+  const headBytes = Buffer.byteLength(head, 'utf8');
+  const bytes = Buffer.allocUnsafe(headBytes + Buffer.byteLength(tail, 'utf8'));
+  bytes.write(head, 0, 'utf8');
+  bytes.write(tail, headBytes, 'utf8');
   return {
-    bytes: Buffer.from(head + metadataJson + tail, 'utf8'),
+    bytes,
     jsonWithResourceVersion: (revision) => {
-      const separator = metadataJson === '{}' ? '' : ',';
-      return Buffer.from(`${head}${metadataJson.slice(0, -1)}${separator}"resourceVersion":"${revision}"}${tail}`, 'utf8');
+      const rv = `${comma ? ',' : ''}"resourceVersion":"${revision}"`;
+      const out = Buffer.allocUnsafe(bytes.length + rv.length);
+      bytes.copy(out, 0, 0, headBytes);
+      out.write(rv, headBytes, 'latin1');
+      bytes.copy(out, headBytes + rv.length, headBytes);
+      return out;
     },
   };
 }
