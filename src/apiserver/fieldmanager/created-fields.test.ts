@@ -137,6 +137,10 @@ describe('createdFieldSet (the fields of a write over nothing, in one walk)', ()
     // A list item without its key: the general way fails as it did.
     assert.equal(createdFieldSet(s, { spec: { containers: [{ image: 'x' }] } }, podType, NONE, STRIPPED), undefined);
     assert.throws(() => general(s, { spec: { containers: [{ image: 'x' }] } }, podType, NONE, STRIPPED), /omits key field "name"/);
+    // A walk left midway (its arrays per level are reused) leaves the next walks right.
+    assert.equal(createdFieldSet(s, { metadata: { labels: { a: 'b' } }, spec: { hostname: 'h', containers: [{ image: 'x' }] } }, podType, NONE, STRIPPED), undefined);
+    assertSame(s, pod(), podType);
+    assertSame(s, pod(), podType, STATUS);
   });
 
   it('agrees for deployments (templates hold value structs within value structs)', () => {

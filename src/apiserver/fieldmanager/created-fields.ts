@@ -55,29 +55,34 @@ function compared(schema: TypeSchema, r: JsonObject, t: TypeRef, depth: number, 
   if (depth > MAX_DEPTH) throw DECLINE;
   const map = schema.resolve(t).map;
   if (map === undefined || map.relationship === 'atomic') throw DECLINE;
-  const values: Array<JsonValue | undefined> = [];
-  const fields = sortedFields(r, fieldTable(schema, map), false, values);
+  const { fields, values } = scratchAt(level++);
+  let n = 0;
   let out: FieldsV1 | undefined;
-  for (let i = 0; i < fields.length; i++) {
-    const { key, type, plan } = fields[i]!;
-    if (cut?.hasMemberKey(key) === true) continue;
-    const childCut = cut?.childByKey(key);
-    const childDrop = drop?.childByKey(key);
-    const member = drop?.hasMemberKey(key) !== true;
-    const v = values[i];
-    let entry: FieldsV1 | undefined;
-    if (plan?.valueStruct === true) {
-      // Absent (or undefined): filled in alike on both sides, the same.
-      if (v === undefined) continue;
-      if (!isMap(v)) throw DECLINE;
-      entry = compared(schema, v, plan.ref, depth + 1, childCut, childDrop);
-    } else if (plan?.nilWhenAbsent === true) {
-      if (v === undefined || v === null) continue;
-      entry = nilField(schema, v, plan.ref, planScope(plan, depth), childCut, childDrop, member);
-    } else {
-      entry = added(schema, v, type, planScope(plan, depth), childCut, childDrop, member);
+  try {
+    n = sortedFields(r, fieldTable(schema, map), false, fields, values);
+    for (let i = 0; i < n; i++) {
+      const { key, type, plan } = fields[i]!;
+      if (cut?.hasMemberKey(key) === true) continue;
+      const childCut = cut?.childByKey(key);
+      const childDrop = drop?.childByKey(key);
+      const member = drop?.hasMemberKey(key) !== true;
+      const v = values[i];
+      let entry: FieldsV1 | undefined;
+      if (plan?.valueStruct === true) {
+        // Absent (or undefined): filled in alike on both sides, the same.
+        if (v === undefined) continue;
+        if (!isMap(v)) throw DECLINE;
+        entry = compared(schema, v, plan.ref, depth + 1, childCut, childDrop);
+      } else if (plan?.nilWhenAbsent === true) {
+        if (v === undefined || v === null) continue;
+        entry = nilField(schema, v, plan.ref, planScope(plan, depth), childCut, childDrop, member);
+      } else {
+        entry = added(schema, v, type, planScope(plan, depth), childCut, childDrop, member);
+      }
+      if (entry !== undefined) (out ??= {})[key] = entry;
     }
-    if (entry !== undefined) (out ??= {})[key] = entry;
+  } finally {
+    release(values, n);
   }
   return out;
 }
@@ -155,27 +160,32 @@ function mapEntries(
   member: boolean,
 ): FieldsV1 | undefined {
   const depth = scope.struct;
-  const values: Array<JsonValue | undefined> = [];
-  const fields = sortedFields(r, table, depth >= 0, values);
+  const { fields, values } = scratchAt(level++);
+  let n = 0;
   let out: FieldsV1 | undefined;
-  for (let i = 0; i < fields.length; i++) {
-    const { key, type, plan } = fields[i]!;
-    if (cut?.hasMemberKey(key) === true) continue;
-    let v = values[i];
-    if (v === undefined && depth >= 0) {
-      if (plan?.valueStruct === true) v = emptyStruct(schema, plan.ref, depth + 1);
-      else if (plan?.nilWhenAbsent === true) v = null;
+  try {
+    n = sortedFields(r, table, depth >= 0, fields, values);
+    for (let i = 0; i < n; i++) {
+      const { key, type, plan } = fields[i]!;
+      if (cut?.hasMemberKey(key) === true) continue;
+      let v = values[i];
+      if (v === undefined && depth >= 0) {
+        if (plan?.valueStruct === true) v = emptyStruct(schema, plan.ref, depth + 1);
+        else if (plan?.nilWhenAbsent === true) v = null;
+      }
+      const entry = added(
+        schema,
+        v,
+        type,
+        depth >= 0 ? planScope(plan, depth) : NO_SCOPE,
+        cut?.childByKey(key),
+        drop?.childByKey(key),
+        drop?.hasMemberKey(key) !== true,
+      );
+      if (entry !== undefined) (out ??= member ? ({ '.': {} } as FieldsV1) : {})[key] = entry;
     }
-    const entry = added(
-      schema,
-      v,
-      type,
-      depth >= 0 ? planScope(plan, depth) : NO_SCOPE,
-      cut?.childByKey(key),
-      drop?.childByKey(key),
-      drop?.hasMemberKey(key) !== true,
-    );
-    if (entry !== undefined) (out ??= member ? ({ '.': {} } as FieldsV1) : {})[key] = entry;
+  } finally {
+    release(values, n);
   }
   return out;
 }
@@ -277,32 +287,60 @@ function sortItems(order: number[], elements: readonly PathElement[], entries: R
 }
 
 /**
+ * sortedFields' arrays, a pair for each level of the walk: the walk is
+ * synchronous and a level's pair is in use until its map is done, so the
+ * pairs are kept from walk to walk rather than grown anew for every map
+ * (about a dozen a pod).
+ */
+interface Scratch {
+  readonly fields: FieldInfo[];
+  readonly values: Array<JsonValue | undefined>;
+}
+const scratch: Scratch[] = [];
+/** The level the next map of the walk takes; each map gives its level back when done (release). */
+let level = 0;
+
+function scratchAt(at: number): Scratch {
+  return (scratch[at] ??= { fields: [], values: [] });
+}
+
+/** A map is done with its level's pair: no values of the walk stay referenced from it. */
+function release(values: Array<JsonValue | undefined>, n: number): void {
+  for (let i = 0; i < n; i++) values[i] = undefined;
+  level--;
+}
+
+/**
  * The fields of `r`'s own keys and, with `fills`, the fields completion fills
  * in that it lacks, in field-name order (Go's string order): by their rank
- * in the schema's order where both are declared, by name otherwise. Their
- * values go to `values`, in the same order (undefined for the filled-in ones):
- * read while enumerating the keys (the enumeration's fast path), not looked
- * up by name afterwards (a megamorphic load in the server).
+ * in the schema's order where both are declared, by name otherwise. Written
+ * to the first places of `fields` and their values to those of `values`, in
+ * the same order (undefined for the filled-in ones); their number returned.
+ * The values are read while enumerating the keys (the enumeration's fast
+ * path), not looked up by name afterwards (a megamorphic load in the server).
  */
-function sortedFields(r: JsonObject, table: FieldTable, fills: boolean, values: Array<JsonValue | undefined>): FieldInfo[] {
-  const fields: FieldInfo[] = [];
+function sortedFields(r: JsonObject, table: FieldTable, fills: boolean, fields: FieldInfo[], values: Array<JsonValue | undefined>): number {
+  let n = 0;
   for (const k in r) {
-    fields.push(table.info(k));
-    values.push(r[k]);
+    fields[n] = table.info(k);
+    values[n++] = r[k];
   }
   if (fills) {
     for (const f of table.fills) {
       if (Object.hasOwn(r, f.name)) continue;
-      fields.push(f);
-      values.push(undefined);
+      fields[n] = f;
+      values[n++] = undefined;
     }
   }
-  const n = fields.length;
   if (n > 16) {
-    const order = fields.map((_, i) => i).sort((a, b) => (fieldBefore(fields[a]!, fields[b]!) ? -1 : fieldBefore(fields[b]!, fields[a]!) ? 1 : 0));
-    const unsorted = values.slice();
-    for (let i = 0; i < n; i++) values[i] = unsorted[order[i]!];
-    return order.map((i) => fields[i]!);
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (fieldBefore(fields[a]!, fields[b]!) ? -1 : fieldBefore(fields[b]!, fields[a]!) ? 1 : 0));
+    const unsortedFields = fields.slice(0, n);
+    const unsortedValues = values.slice(0, n);
+    for (let i = 0; i < n; i++) {
+      fields[i] = unsortedFields[order[i]!]!;
+      values[i] = unsortedValues[order[i]!];
+    }
+    return n;
   }
   for (let i = 1; i < n; i++) {
     const x = fields[i]!;
@@ -316,7 +354,7 @@ function sortedFields(r: JsonObject, table: FieldTable, fills: boolean, values: 
     fields[j + 1] = x;
     values[j + 1] = v;
   }
-  return fields;
+  return n;
 }
 
 function hasKeys(m: object): boolean {
