@@ -51,19 +51,23 @@ export function admitPriority(pod: Pod): void {
   spec.preemptionPolicy ??= 'PreemptLowerPriority';
 }
 
+const NO_SECONDS = Object.freeze({});
+
 /** The DefaultTolerationSeconds plugin (seconds: --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds). */
-export function admitDefaultTolerationSeconds(pod: Pod, seconds: { notReady?: number; unreachable?: number } = {}): void {
+export function admitDefaultTolerationSeconds(pod: Pod, seconds: { notReady?: number; unreachable?: number } = NO_SECONDS): void {
   const spec = (pod.spec ??= { containers: [] });
   const tolerations = spec.tolerations ?? [];
-  const tolerates = (key: string): boolean =>
-    tolerations.some((t) => (t.effect === undefined || t.effect === '' || t.effect === 'NoExecute') && (t.key === key || (t.key ?? '') === ''));
-  const added: Toleration[] = [];
-  const defaults: Array<[string, number]> = [
-    [TAINT_NODE_NOT_READY, seconds.notReady ?? DEFAULT_TOLERATION_SECONDS],
-    [TAINT_NODE_UNREACHABLE, seconds.unreachable ?? DEFAULT_TOLERATION_SECONDS],
-  ];
-  for (const [key, tolerationSeconds] of defaults) {
-    if (!tolerates(key)) added.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds });
-  }
-  if (added.length > 0) spec.tolerations = [...tolerations, ...added];
+  const notReady = !tolerations.some(takesKey, TAINT_NODE_NOT_READY);
+  const unreachable = !tolerations.some(takesKey, TAINT_NODE_UNREACHABLE);
+  if (!notReady && !unreachable) return;
+  // A new list: the one the pod had is left as it was.
+  const all = tolerations.slice();
+  if (notReady) all.push({ key: TAINT_NODE_NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds.notReady ?? DEFAULT_TOLERATION_SECONDS });
+  if (unreachable) all.push({ key: TAINT_NODE_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds.unreachable ?? DEFAULT_TOLERATION_SECONDS });
+  spec.tolerations = all;
+}
+
+/** Whether a toleration takes NoExecute taints with the key `this` (for some(): no closure per key). */
+function takesKey(this: string, t: Toleration): boolean {
+  return (t.effect === undefined || t.effect === '' || t.effect === 'NoExecute') && (t.key === this || (t.key ?? '') === '');
 }

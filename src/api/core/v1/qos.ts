@@ -4,56 +4,63 @@
  * cpu and memory and requests equal limits, BestEffort when nothing is
  * requested or limited, Burstable otherwise.
  */
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { parseQuantityNanos } from './quantity.js';
-
-const QOS_RESOURCES = new Set(['cpu', 'memory']);
 
 export type PodQOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
-/** Bits of what a resource list holds among the QoS resources (a positive quantity of each). */
-const CPU = 1;
-const MEMORY = 2;
+/**
+ * The sums of the positive cpu and memory quantities of resource lists
+ * (undefined: none yet): two fields rather than a map, the only two
+ * resources that count.
+ */
+interface QOSSums {
+  cpu: bigint | undefined;
+  memory: bigint | undefined;
+}
 
-/** Adds the positive cpu and memory quantities of `list` into `into`; which of the two it had, as bits. */
-function addQOSResources(into: Map<string, bigint>, list: Record<string, unknown> | null | undefined): number {
-  let found = 0;
-  if (list === null || list === undefined) return found;
-  for (const name of Object.keys(list)) {
-    if (!QOS_RESOURCES.has(name)) continue;
-    const q = parseQuantityNanos(list[name] as string);
-    if (q === undefined || q <= 0n) continue;
-    found |= name === 'cpu' ? CPU : MEMORY;
-    into.set(name, (into.get(name) ?? 0n) + q);
-  }
-  return found;
+/** A positive quantity of `name` in `list`, if it has one. */
+function positive(list: Record<string, unknown>, name: 'cpu' | 'memory'): bigint | undefined {
+  if (!Object.hasOwn(list, name)) return undefined;
+  const q = parseQuantityNanos(list[name] as string);
+  return q === undefined || q <= 0n ? undefined : q;
+}
+
+/** Adds the positive cpu and memory quantities of `list` into `into`; whether it had both. */
+function addQOSResources(into: QOSSums, list: Record<string, unknown> | null | undefined): boolean {
+  if (list === null || list === undefined) return false;
+  const cpu = positive(list, 'cpu');
+  if (cpu !== undefined) into.cpu = into.cpu === undefined ? cpu : into.cpu + cpu;
+  const memory = positive(list, 'memory');
+  if (memory !== undefined) into.memory = into.memory === undefined ? memory : into.memory + memory;
+  return cpu !== undefined && memory !== undefined;
 }
 
 export function podQOSClass(pod: Pod): PodQOSClass {
-  const requests = new Map<string, bigint>();
-  const limits = new Map<string, bigint>();
+  const requests: QOSSums = { cpu: undefined, memory: undefined };
+  const limits: QOSSums = { cpu: undefined, memory: undefined };
   let guaranteed = true;
   const spec = pod.spec;
   const podResources = (spec as { resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> } } | undefined)?.resources;
   if (podResources !== undefined) {
     addQOSResources(requests, podResources.requests);
-    if (addQOSResources(limits, podResources.limits) !== (CPU | MEMORY)) guaranteed = false;
+    if (!addQOSResources(limits, podResources.limits)) guaranteed = false;
   } else {
-    for (const containers of [spec?.containers, spec?.initContainers]) {
-      for (const c of containers ?? []) {
-        addQOSResources(requests, c.resources?.requests as Record<string, unknown> | undefined);
-        if (addQOSResources(limits, c.resources?.limits as Record<string, unknown> | undefined) !== (CPU | MEMORY)) guaranteed = false;
-      }
-    }
+    if (!addContainers(requests, limits, spec?.containers)) guaranteed = false;
+    if (!addContainers(requests, limits, spec?.initContainers)) guaranteed = false;
   }
-  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
-  if (guaranteed) {
-    for (const [name, req] of requests) {
-      if (limits.get(name) !== req) {
-        guaranteed = false;
-        break;
-      }
-    }
+  if (requests.cpu === undefined && requests.memory === undefined && limits.cpu === undefined && limits.memory === undefined) return 'BestEffort';
+  // Guaranteed: every limit holds both, and the requests are the limits.
+  return guaranteed && requests.cpu === limits.cpu && requests.memory === limits.memory ? 'Guaranteed' : 'Burstable';
+}
+
+/** Adds the containers' requests and limits; whether every container limits both cpu and memory. */
+function addContainers(requests: QOSSums, limits: QOSSums, containers: readonly Container[] | null | undefined): boolean {
+  let all = true;
+  if (containers === undefined || containers === null) return all;
+  for (const c of containers) {
+    addQOSResources(requests, c.resources?.requests as Record<string, unknown> | undefined);
+    if (!addQOSResources(limits, c.resources?.limits as Record<string, unknown> | undefined)) all = false;
   }
-  return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
+  return all;
 }
