@@ -15,6 +15,7 @@ interface Spec {
   subresources?: SubresourceInfo[];
   /** The storage version when it is another one (see ResourceInfo.storageVersion). */
   storageVersion?: GroupVersionKind;
+  deprecationWarning?: string;
 }
 
 const NO_DELETECOLLECTION: readonly Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
@@ -46,12 +47,22 @@ function groupVersion(group: string, version: string, specs: Spec[]): ResourceIn
     ),
     listKind: `${s.kind}List`,
     ...(s.storageVersion !== undefined ? { storageVersion: s.storageVersion } : {}),
+    ...(s.deprecationWarning !== undefined ? { deprecationWarning: s.deprecationWarning } : {}),
   }));
 }
 
 export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
   ...groupVersion('', 'v1', [
     { kind: 'Binding', resource: 'bindings', namespaced: true, verbs: ['create'] },
+    // Computed on each read from the components' health checks (apiserver/registry/core/componentstatus/).
+    {
+      kind: 'ComponentStatus',
+      resource: 'componentstatuses',
+      namespaced: false,
+      shortNames: ['cs'],
+      verbs: ['get', 'list'],
+      deprecationWarning: 'v1 ComponentStatus is deprecated in v1.19+',
+    },
     { kind: 'ConfigMap', resource: 'configmaps', namespaced: true, shortNames: ['cm'] },
     { kind: 'Endpoints', resource: 'endpoints', namespaced: true, shortNames: ['ep'] },
     { kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'] },

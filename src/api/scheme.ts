@@ -50,6 +50,8 @@ export interface ResourceInfo {
    * in several versions: events.k8s.io/v1 Events are stored as core/v1 Events).
    */
   readonly storageVersion?: GroupVersionKind;
+  /** Upstream's deprecation warning, sent (as a `299` Warning header) with every response about the resource. */
+  readonly deprecationWarning?: string;
 }
 
 export const groupVersionString = (gv: GroupVersion): string => (gv.group === '' ? gv.version : `${gv.group}/${gv.version}`);

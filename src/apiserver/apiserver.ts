@@ -30,6 +30,7 @@ import { newStorageTypeResolver, storedResources } from './metrics/storage-types
 import { authenticationHandlers } from './registry/authentication/handlers.js';
 import { AUTHORIZATION_GROUP } from './registry/authorization/reviews.js';
 import { builtinDefinitions } from './registry/builtin.js';
+import type { ComponentStatusOptions } from './registry/core/componentstatus/components.js';
 import { ObjectStorage } from './registry/generic/object-storage.js';
 import { Registry } from './registry/registry.js';
 import { buildHandlerChain } from './server/chain.js';
@@ -68,6 +69,8 @@ export interface ApiServerConfig {
   readonly auditor?: Auditor;
   /** --kubelet-client-certificate, --kubelet-client-key, --kubelet-certificate-authority (PEM contents). */
   readonly kubeletClient?: KubeletClientConfig;
+  /** Where ComponentStatus probes the scheduler, the controller manager and etcd (the embedded store: its /readyz check). */
+  readonly componentStatuses?: Omit<ComponentStatusOptions, 'storageCheck'>;
 }
 
 export interface RunningApiServer {
@@ -84,9 +87,11 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const metrics = newApiServerMetrics();
   const authentication = prepareAuthentication(config.authentication, (message) => config.log.warn(message));
   const escalation = new EscalationGuard();
+  const storageCheck = { name: 'etcd', check: async () => void (await config.storage.currentRevision()) };
   const definitions = builtinDefinitions({
     services: { clusterIPRange: config.serviceClusterIPRange, nodePortRange: config.serviceNodePortRange },
     escalation,
+    componentStatuses: { ...config.componentStatuses, storageCheck: storageCheck.check },
     ...(config.kubeletClient !== undefined ? { kubeletClient: config.kubeletClient } : {}),
     ...(authentication.serviceAccountTokens !== undefined ? { serviceAccountTokens: authentication.serviceAccountTokens } : {}),
   });
@@ -129,7 +134,6 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
 
   let shuttingDown = false;
   let listener: Listener | undefined;
-  const storageCheck = { name: 'etcd', check: async () => void (await config.storage.currentRevision()) };
   const openapiV3 = newOpenApiV3Handler(scheme);
   const nonResource = newNonResourceHandler({
     scheme,

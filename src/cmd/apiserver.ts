@@ -3,6 +3,7 @@
  * --tls-cert-file it makes (or reuses) the cluster PKI in the data directory;
  * without --etcd-servers it keeps the state in <data-dir>/db/state.db.
  */
+import { DEFAULT_CONTROLLER_MANAGER_URL, DEFAULT_SCHEDULER_URL } from '../apiserver/registry/core/componentstatus/components.js';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
@@ -28,6 +29,8 @@ import { addStorageFlags, storageConfigFromFlags, type StorageFlags } from './st
 
 interface ApiServerFlags extends StorageFlags, AuthenticationFlags, AuthorizationWebhookFlags {
   securePort: number;
+  componentStatusSchedulerUrl: string;
+  componentStatusControllerManagerUrl: string;
   bindAddress: string;
   advertiseAddress: string;
   tlsCertFile?: string;
@@ -87,6 +90,15 @@ export function apiserverCommand(): Command {
       new Option('--workers <count>', 'API server processes sharing the port and the store (k8ts; each runs on its own core; see apiserver-workers.ts)')
         .default(1)
         .argParser(workerCount),
+    );
+  // k8ts: where ComponentStatus finds the scheduler and the controller manager (upstream probes fixed ports;
+  // `k8ts server` starts them on ports it picks and passes their URLs here).
+  command
+    .addOption(new Option('--component-status-scheduler-url <url>', 'health URL kubectl get componentstatuses probes for the scheduler (k8ts)').default(DEFAULT_SCHEDULER_URL))
+    .addOption(
+      new Option('--component-status-controller-manager-url <url>', 'health URL kubectl get componentstatuses probes for the controller manager (k8ts)').default(
+        DEFAULT_CONTROLLER_MANAGER_URL,
+      ),
     );
   addAuthenticationFlags(command);
   addAuthorizationWebhookFlags(command);
@@ -222,6 +234,11 @@ async function runApiServer(flags: ApiServerFlags): Promise<void> {
     ...(auditor !== undefined ? { auditor } : {}),
     admission: { enable: flags.enableAdmissionPlugins, disable: flags.disableAdmissionPlugins },
     kubeletClient,
+    componentStatuses: {
+      schedulerUrl: flags.componentStatusSchedulerUrl,
+      controllerManagerUrl: flags.componentStatusControllerManagerUrl,
+      ...(config.etcdServers !== undefined ? { etcdServers: config.etcdServers } : {}),
+    },
     ...(worker !== undefined
       ? { connections: 'handed' as const }
       : flags.workers > 1

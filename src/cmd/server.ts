@@ -175,6 +175,9 @@ async function runServer(flags: ServerFlags): Promise<void> {
     flags.etcdPrefix,
     ...(etcdServers !== undefined ? ['--etcd-servers', etcdServers.join(',')] : []),
   ];
+  // Their ports are picked before the API server starts: ComponentStatus probes their /healthz there.
+  const controllerManagerPort = await freePort();
+  const scheduler = schedulerArgs(flags, pki.kubeconfigs.scheduler, await freePort());
   supervisor.start({
     name: 'apiserver',
     v8Flags: API_SERVER_V8_FLAGS,
@@ -208,6 +211,10 @@ async function runServer(flags: ServerFlags): Promise<void> {
       flags.authorizationMode,
       // Joining nodes authenticate with bootstrap tokens (k8ts token create; `k8ts agent --token`).
       '--enable-bootstrap-token-auth',
+      '--component-status-scheduler-url',
+      `http://127.0.0.1:${scheduler.port}/healthz`,
+      '--component-status-controller-manager-url',
+      `http://127.0.0.1:${controllerManagerPort}/healthz`,
       ...admissionArgs(flags.apiserverArg),
       ...auditArgs(flags, dataDir),
       ...flags.apiserverArg,
@@ -218,10 +225,8 @@ async function runServer(flags: ServerFlags): Promise<void> {
   const ready = await Promise.race([waitReady(serverUrl, pki.caCert, stopping).then(() => true), stopped.then(() => false)]);
   if (ready) {
     out(`api server: ready at ${serverUrl} (log: ${join(dataDir, 'logs', 'apiserver.log')})`);
-    const controllerManagerPort = await freePort();
     supervisor.start({ name: 'controller-manager', args: controllerManagerArgs(flags, pki.kubeconfigs.controllerManager, controllerManagerPort, pki.caCert, pki.caKey) });
     out(`controller-manager: /healthz and /metrics on http://127.0.0.1:${controllerManagerPort} (log: ${join(dataDir, 'logs', 'controller-manager.log')})`);
-    const scheduler = schedulerArgs(flags, pki.kubeconfigs.scheduler, await freePort());
     supervisor.start({ name: 'scheduler', args: scheduler.args });
     out(`scheduler: /healthz and /metrics on http://127.0.0.1:${scheduler.port} (log: ${join(dataDir, 'logs', 'scheduler.log')})`);
     const dns = dnsArgs(flags, pki.kubeconfigs.dns, { port: flags.clusterDnsPort ?? (await freeDnsPort(flags.nodeIp)), healthPort: await freePort() });

@@ -85,6 +85,10 @@ describe('GET /api/v1', () => {
     const byName = new Map(list.resources.map((r) => [r.name, r]));
     assert.equal(JSON.stringify(byName.get('bindings')), '{"name":"bindings","singularName":"binding","namespaced":true,"kind":"Binding","verbs":["create"]}');
     assert.equal(
+      JSON.stringify(byName.get('componentstatuses')),
+      '{"name":"componentstatuses","singularName":"componentstatus","namespaced":false,"kind":"ComponentStatus","verbs":["get","list"],"shortNames":["cs"]}',
+    );
+    assert.equal(
       JSON.stringify(byName.get('namespaces')),
       '{"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace","verbs":["create","delete","get","list","patch","update","watch"],"shortNames":["ns"],"storageVersionHash":"Q3oi5N2YM8M="}',
     );

@@ -101,6 +101,8 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
     if (info.verb === 'create' && info.name !== '') throw methodNotAllowed();
     // A whole collection cannot be replaced or patched.
     if ((info.verb === 'update' || info.verb === 'patch') && info.name === '') throw methodNotAllowed();
+    // Upstream warns on every request its handlers serve for a deprecated resource (not on a 405).
+    if (resource.deprecationWarning !== undefined) ctx.warnings.push(resource.deprecationWarning);
     return handler(ctx, { resource, subresource: undefined, store: entry.store, namespace, name: info.name, lookup, ...admission });
   };
 }

@@ -6,6 +6,7 @@ import { definitionKey } from './registry.js';
 
 /** The column names `kubectl get` prints (priority 0) and those only `-o wide` adds, as upstream's printers define them. */
 const expected: [string, string, string[], string[]][] = [
+  ['', 'ComponentStatus', ['Name', 'Status', 'Message', 'Error'], []],
   ['coordination.k8s.io', 'Lease', ['Name', 'Holder', 'Age'], []],
   ['discovery.k8s.io', 'EndpointSlice', ['Name', 'AddressType', 'Ports', 'Endpoints', 'Age'], []],
   ['policy', 'PodDisruptionBudget', ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'], []],

@@ -17,6 +17,8 @@ import { statefulSetDefinition } from './apps/statefulset/storage.js';
 import { cronJobDefinition } from './batch/cronjob/storage.js';
 import { certificateSigningRequestDefinition } from './certificates/certificatesigningrequest/storage.js';
 import { jobDefinition } from './batch/job/storage.js';
+import { componentStatusDefinition } from './core/componentstatus/storage.js';
+import type { ComponentStatusOptions } from './core/componentstatus/components.js';
 import { configMapTable } from './core/configmap/table.js';
 import { endpointsTable } from './core/endpoints/table.js';
 import { eventDefinition } from './core/event/storage.js';
@@ -97,6 +99,8 @@ export interface BuiltinOptions {
   readonly escalation?: EscalationGuard;
   /** How pods/log, pods/exec, pods/attach and pods/portforward reach kubelets (default: no client certificate, no CA). */
   readonly kubeletClient?: KubeletClientConfig;
+  /** Where ComponentStatus probes the scheduler, the controller manager and storage (default: upstream's URLs, no storage). */
+  readonly componentStatuses?: ComponentStatusOptions;
 }
 
 export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, ResourceDefinition> {
@@ -105,6 +109,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     return options.escalation === undefined ? base : withChecks(base, options.escalation);
   };
   const defs: [string, string, ResourceDefinition][] = [
+    ['', 'ComponentStatus', componentStatusDefinition(options.componentStatuses)],
     ['', 'ConfigMap', plain(nameIsDNSSubdomain, { table: table(configMapTable) })],
     ['', 'Endpoints', plain(nameIsDNSSubdomain, { storagePath: 'services/endpoints', table: table(endpointsTable), defaults: setEndpointsDefaults })],
     ['', 'Event', eventDefinition],
