@@ -64,7 +64,14 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
       deprecationWarning: 'v1 ComponentStatus is deprecated in v1.19+',
     },
     { kind: 'ConfigMap', resource: 'configmaps', namespaced: true, shortNames: ['cm'] },
-    { kind: 'Endpoints', resource: 'endpoints', namespaced: true, shortNames: ['ep'] },
+    {
+      kind: 'Endpoints',
+      resource: 'endpoints',
+      namespaced: true,
+      shortNames: ['ep'],
+      // Upstream 1.33 deprecates v1 Endpoints (KEP-4974) and warns on every request for them.
+      deprecationWarning: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice',
+    },
     { kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'] },
     { kind: 'LimitRange', resource: 'limitranges', namespaced: true, shortNames: ['limits'] },
     {

@@ -114,8 +114,10 @@ spec: { containers: [{ name: c, image: busybox, ports: [{ name: http, containerP
       (await kubectl.ok('get', 'endpoints', 'web', '-o', `jsonpath={.subsets[*].${path}[*].ip}`)).trim().split(/\s+/).sort().join(' ');
     await waitFor(async () => (await ips('addresses')) === '127.244.0.10 127.244.0.11', { ...WAIT, description: 'both pods ready in the Endpoints' });
     assert.equal((await kubectl.ok('get', 'endpoints', 'web', '-o', 'jsonpath={.subsets[0].ports[0].port}')).trim(), '8080');
-    const printed = await kubectl.ok('get', 'endpoints', 'web');
-    assert.match(printed, /127\.244\.0\.10:8080,127\.244\.0\.11:8080/);
+    const printed = await kubectl('get', 'endpoints', 'web');
+    assert.match(printed.stdout, /127\.244\.0\.10:8080,127\.244\.0\.11:8080/);
+    // Upstream 1.33 warns on every request for v1 Endpoints.
+    assert.equal(printed.stderr.trim(), 'Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice');
 
     const slices = admin.resource<SliceObject>(ENDPOINT_SLICES);
     const sliceList = async (): Promise<SliceObject[]> => (await slices.list({ namespace: 'default', labelSelector: 'kubernetes.io/service-name=web' })).items;
