@@ -38,3 +38,38 @@ describe('builtinDefinitions: each kind is printed with its own table', () => {
     }
   }
 });
+
+describe('builtinDefinitions: PUT semantics follow upstream’s strategies', () => {
+  // Upstream's AllowCreateOnUpdate is true for exactly these of the kinds served here.
+  const createOnUpdate = new Set([
+    ':Endpoints',
+    ':Event',
+    ':LimitRange',
+    ':Service',
+    'coordination.k8s.io:Lease',
+    'events.k8s.io:Event',
+    'rbac.authorization.k8s.io:ClusterRole',
+    'rbac.authorization.k8s.io:ClusterRoleBinding',
+    'rbac.authorization.k8s.io:Role',
+    'rbac.authorization.k8s.io:RoleBinding',
+  ]);
+  for (const escalation of [undefined, guard]) {
+    const definitions = builtinDefinitions(escalation === undefined ? {} : { escalation });
+    it(`a PUT creates only the kinds upstream lets it create${escalation === undefined ? '' : ' (with escalation checks)'}`, () => {
+      for (const key of createOnUpdate) {
+        const [group, kind] = key.split(':') as [string, string];
+        assert.equal(definitions.get(definitionKey(group, kind))?.strategy.allowCreateOnUpdate, true, key);
+      }
+      for (const group of ['', 'apps', 'batch', 'policy', 'scheduling.k8s.io', 'discovery.k8s.io']) {
+        for (const kind of ['ConfigMap', 'Secret', 'Pod', 'Namespace', 'Node', 'Deployment', 'Job', 'PodDisruptionBudget', 'PriorityClass', 'EndpointSlice']) {
+          const def = definitions.get(definitionKey(group, kind));
+          if (def !== undefined) assert.equal(def.strategy.allowCreateOnUpdate, false, `${group}:${kind}`);
+        }
+      }
+    });
+  }
+  it('an update of a Lease must carry the resourceVersion it replaces', () => {
+    assert.equal(builtinDefinitions().get(definitionKey('coordination.k8s.io', 'Lease'))?.strategy.allowUnconditionalUpdate, false);
+    assert.equal(builtinDefinitions().get(definitionKey('', 'ConfigMap'))?.strategy.allowUnconditionalUpdate, true);
+  });
+});

@@ -105,15 +105,16 @@ export interface BuiltinOptions {
 
 export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, ResourceDefinition> {
   const rbac = (withChecks: (base: ResourceDefinition, guard: EscalationGuard) => ResourceDefinition, t: TableConvertor<never>): ResourceDefinition => {
-    const base = plain(validateRBACName, { table: table(t) });
+    // Upstream's RBAC strategies allow a PUT to create (AllowCreateOnUpdate), as `kubectl auth reconcile` does.
+    const base = plain(validateRBACName, { table: table(t), allowCreateOnUpdate: true });
     return options.escalation === undefined ? base : withChecks(base, options.escalation);
   };
   const defs: [string, string, ResourceDefinition][] = [
     ['', 'ComponentStatus', componentStatusDefinition(options.componentStatuses)],
     ['', 'ConfigMap', plain(nameIsDNSSubdomain, { table: table(configMapTable) })],
-    ['', 'Endpoints', plain(nameIsDNSSubdomain, { storagePath: 'services/endpoints', table: table(endpointsTable), defaults: setEndpointsDefaults })],
+    ['', 'Endpoints', plain(nameIsDNSSubdomain, { storagePath: 'services/endpoints', table: table(endpointsTable), defaults: setEndpointsDefaults, allowCreateOnUpdate: true })],
     ['', 'Event', eventDefinition],
-    ['', 'LimitRange', plain(nameIsDNSSubdomain, { table: table(limitRangeTable) })],
+    ['', 'LimitRange', plain(nameIsDNSSubdomain, { table: table(limitRangeTable), allowCreateOnUpdate: true })],
     ['', 'Namespace', namespaceDefinition],
     ['', 'Node', withProxy(nodeDefinition, nodeProxyHandlers(options.kubeletClient ?? {}))],
     ['', 'Pod', withProxy({ ...podDefinition, subresourceHandlers: { ...podDefinition.subresourceHandlers, ...podStreamingHandlers(options.kubeletClient ?? {}) } }, podProxyHandlers)],
@@ -162,7 +163,8 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['batch', 'CronJob', cronJobDefinition],
     ['batch', 'Job', jobDefinition],
     ['certificates.k8s.io', 'CertificateSigningRequest', certificateSigningRequestDefinition],
-    ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain, { table: table(leaseTable) })],
+    // A Lease may be created by a PUT, and an update must name the resourceVersion it replaces (upstream's lease strategy).
+    ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain, { table: table(leaseTable), allowCreateOnUpdate: true, allowUnconditionalUpdate: false })],
     ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain, { table: table(endpointSliceTable) })],
     ['events.k8s.io', 'Event', eventsV1EventDefinition],
     [

@@ -179,3 +179,28 @@ describe('GenericStore update and metadata.uid', () => {
     );
   });
 });
+
+describe('GenericStore update of a kind that refuses unconditional updates', () => {
+  it('creates a Lease on PUT, then answers an update without resourceVersion with upstream\'s 422', async () => {
+    const registry = new Registry({ scheme: newBuiltinScheme(), storage: new ObjectStorage(newMemoryStorage()), prefix: '/registry', definitions: builtinDefinitions() });
+    await registry.store('', 'v1', 'namespaces').create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+    const leases = registry.store('coordination.k8s.io', 'v1', 'leases');
+    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: 'default' }, spec: {} };
+    const first = await leases.update('default', 'l', () => structuredClone(lease));
+    assert.equal(first.created, true);
+    await assert.rejects(leases.update('default', 'l', () => structuredClone(lease)), (e: unknown) => {
+      const status = (e as { status: { message: string; details: unknown } }).status;
+      assert.equal(status.message, 'leases.coordination.k8s.io "l" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+      assert.deepEqual(status.details, {
+        name: 'l',
+        group: 'coordination.k8s.io',
+        kind: 'leases',
+        causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }],
+      });
+      return true;
+    });
+    const rv = first.object.metadata.resourceVersion;
+    const second = await leases.update('default', 'l', () => ({ ...structuredClone(lease), metadata: { name: 'l', namespace: 'default', resourceVersion: rv } }));
+    assert.equal(second.created, false);
+  });
+});

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FieldError } from '../../../machinery/field-errors.js';
-import { formatFieldError, invalid as invalidField } from '../../../machinery/field-errors.js';
+import { formatFieldError, invalid as invalidField, RawValue } from '../../../machinery/field-errors.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../../machinery/validation/object-meta.js';
 import { deepCopy, formatTime, type KubeList, type KubeObject } from '../../../machinery/meta.js';
 import {
@@ -288,7 +288,10 @@ export class GenericStore {
       const requestedVersion = next.metadata.resourceVersion;
       if (requestedVersion === undefined || requestedVersion === '') {
         if (!this.strategy.allowUnconditionalUpdate) {
-          this.validateOrThrow(next, [invalidField('metadata.resourceVersion', '0x0', 'must be specified for an update')]);
+          // Upstream names the resource as the kind here (leases.coordination.k8s.io) and prints the uint64 0 as Go's %#v.
+          throw invalid({ group: this.resource.group, kind: this.resource.resource }, name, [
+            invalidField('metadata.resourceVersion', new RawValue('0x0'), 'must be specified for an update'),
+          ]);
         }
       } else if (requestedVersion !== current.metadata.resourceVersion) {
         throw conflict(this.groupResource, name);
