@@ -25,6 +25,7 @@ import { negotiateInput, negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
 import { strategicMergePatchObject, strategicMergeSchemaFor } from './strategic-merge.js';
 import { userOf, type VerbHandler } from './target.js';
+import { dedupOwnerReferences } from './owner-references.js';
 
 export const handlePatch: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
@@ -49,9 +50,11 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
     async (current) => {
       if (current === undefined) throw notFound({ group: t.resource.group, resource: t.resource.resource }, t.name);
       const patched = applyPatchBody({ type, current, body, patch, expected, directive });
-      warnings = patched.warnings;
+      const deduped = dedupOwnerReferences(patched.object, false);
       const next = trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, current, patched.object, managerOptions.manager);
       await admitMutating(ctx, t, 'UPDATE', next, current, dryRun);
+      const dedupedAfterAdmission = dedupOwnerReferences(next, true);
+      warnings = [...patched.warnings, ...[deduped, dedupedAfterAdmission].filter((w) => w !== undefined)];
       return next;
     },
     { dryRun, allowCreate: false, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },

@@ -8,6 +8,7 @@ import { readObject } from './decode-object.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
 import { userOf, type VerbHandler } from './target.js';
+import { dedupOwnerReferencesAndWarn } from './owner-references.js';
 
 /** PUT of one object: replace it (optimistic concurrency on metadata.resourceVersion). */
 export const handleUpdate: VerbHandler = async (ctx, t) => {
@@ -16,6 +17,7 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
   const expected = t.subresource?.kind ?? t.resource;
   const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'UpdateOptions');
   const object = await readObject(ctx, expected, 'UpdateOptions');
+  dedupOwnerReferencesAndWarn(ctx, object, false);
   const track = { ...t, defaults: (o: KubeObject) => t.store.strategy.defaults(o) };
   const validateAdmission = validatingHook(ctx, t, dryRun);
   const { object: stored, created } = await timeStage(ctx, 'etcd', () =>
@@ -26,6 +28,7 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
         // Runs again after a conflict: mutating plugins are idempotent, as upstream requires.
         const next = trackWrite(track, current, object, manager);
         await admitMutating(ctx, t, current === undefined ? 'CREATE' : 'UPDATE', next, current, dryRun);
+        dedupOwnerReferencesAndWarn(ctx, next, true);
         return next;
       },
       { dryRun, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
