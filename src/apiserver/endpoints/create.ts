@@ -14,7 +14,7 @@ import { dedupOwnerReferencesAndWarn } from './owner-references.js';
 /** POST to a collection: create an object. */
 export const handleCreate: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
-  const dryRun = parseDryRun(ctx.query);
+  const dryRun = parseDryRun(ctx.query, 'CreateOptions');
   const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'CreateOptions');
   const body = await readObject(ctx, t.resource, 'CreateOptions');
   // The decoded body is the request's own, unless the audit log keeps it as the request object.

@@ -5,50 +5,96 @@
  */
 import { timeStage } from '../audit/request-audit.js';
 import { isPlainObject } from '../../machinery/meta.js';
-import { badRequest, isNotFound } from '../../machinery/status.js';
+import { badRequest, invalid, isNotFound } from '../../machinery/status.js';
 import type { DeleteParams } from '../registry/generic/store.js';
 import type { RequestContext } from '../server/context.js';
 import { writeObject } from '../server/response.js';
 import { decodeOptionsDocument, readBody } from './body.js';
 import { negotiateOutput } from './negotiation.js';
-import { parseDryRun, parseNonNegativeInt } from './query.js';
+import { parseBool, validDryRun } from './query.js';
+import { invalid as invalidField, notSupported, type FieldError } from '../../machinery/field-errors.js';
 import { selectionPredicate } from './selection.js';
 import type { Target, VerbHandler } from './target.js';
 import { deletionHook } from './admission.js';
 
 const POLICIES = new Set(['Orphan', 'Background', 'Foreground']);
 
+/**
+ * DeleteOptions as upstream's delete handler reads them: from the body when
+ * it has one (the query is then not read), else from the query; then
+ * checked as ValidateDeleteOptions checks them, a 422 Invalid of
+ * DeleteOptions.meta.k8s.io.
+ */
 export async function readDeleteOptions(ctx: RequestContext): Promise<DeleteParams> {
-  let body: Record<string, unknown> = {};
   const raw = await readBody(ctx.req);
+  let options: Record<string, unknown>;
   if (raw.length > 0 && raw.toString('utf8').trim() !== '') {
     const decoded = decodeOptionsDocument(raw, ctx.req.headers['content-type']);
     if (!isPlainObject(decoded)) throw badRequest('the DeleteOptions body must be an object');
-    body = decoded;
+    options = decoded;
+  } else {
+    options = deleteOptionsFromQuery(ctx.query);
   }
-  const dryRun = parseDryRun(ctx.query) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
-  const grace = parseNonNegativeInt(ctx.query, 'gracePeriodSeconds') ?? numberOrUndefined(body.gracePeriodSeconds, 'gracePeriodSeconds');
-  const policy = ctx.query.get('propagationPolicy') ?? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined);
-  if (policy !== undefined && policy !== null && policy !== '' && !POLICIES.has(policy)) {
-    throw badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Background", "Foreground", "Orphan"`);
+  return validDeleteOptions(options);
+}
+
+export function deleteOptionsFromQuery(query: URLSearchParams): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  const grace = parseInteger(query, 'gracePeriodSeconds');
+  if (grace !== undefined) options.gracePeriodSeconds = grace;
+  const policy = query.get('propagationPolicy');
+  if (policy !== null && policy !== '') options.propagationPolicy = policy;
+  if (query.has('orphanDependents')) options.orphanDependents = parseBool(query, 'orphanDependents');
+  const dryRun = query.getAll('dryRun');
+  if (dryRun.length > 0) options.dryRun = dryRun;
+  return options;
+}
+
+export function validDeleteOptions(options: Record<string, unknown>): DeleteParams {
+  const grace = numberOrUndefined(options.gracePeriodSeconds, 'gracePeriodSeconds');
+  const policy = stringOrUndefined(options.propagationPolicy, 'propagationPolicy');
+  const orphan = options.orphanDependents;
+  if (orphan !== undefined && orphan !== null && typeof orphan !== 'boolean') throw badRequest('orphanDependents must be a boolean');
+  const dryRun = options.dryRun;
+  if (dryRun !== undefined && dryRun !== null && (!Array.isArray(dryRun) || dryRun.some((v) => typeof v !== 'string'))) throw badRequest('dryRun must be a list of strings');
+  const errors: FieldError[] = [];
+  // Upstream checks that the pointer is set: false counts, and so does "".
+  if (typeof orphan === 'boolean' && policy !== undefined) {
+    errors.push(invalidField('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
   }
-  const orphan = ctx.query.get('orphanDependents') ?? body.orphanDependents;
-  const pre = isPlainObject(body.preconditions) ? body.preconditions : {};
+  if (policy !== undefined && !POLICIES.has(policy)) errors.push(notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']));
+  if (errors.length > 0) throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errors);
+  const isDryRun = validDryRun((dryRun as string[] | undefined | null) ?? [], 'DeleteOptions');
+  const pre = isPlainObject(options.preconditions) ? options.preconditions : {};
   const preconditions: { uid?: string; resourceVersion?: string } = {};
   if (typeof pre.uid === 'string') preconditions.uid = pre.uid;
   if (typeof pre.resourceVersion === 'string') preconditions.resourceVersion = pre.resourceVersion;
   return {
-    dryRun,
+    dryRun: isDryRun,
     ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}),
-    ...(policy !== undefined && policy !== null && policy !== '' ? { propagationPolicy: policy as 'Orphan' | 'Background' | 'Foreground' } : {}),
-    ...(orphan === true || orphan === 'true' ? { orphanDependents: true } : {}),
+    ...(policy !== undefined ? { propagationPolicy: policy as 'Orphan' | 'Background' | 'Foreground' } : {}),
+    ...(orphan === true ? { orphanDependents: true } : {}),
     ...(Object.keys(preconditions).length > 0 ? { preconditions } : {}),
   };
 }
 
+/** An integer query parameter; negative values are kept, as upstream keeps them (a pod's becomes 1). */
+function parseInteger(query: URLSearchParams, name: string): number | undefined {
+  const value = query.get(name);
+  if (value === null || value === '') return undefined;
+  if (!/^-?\d+$/.test(value)) throw badRequest(`invalid value for ${name}: "${value}" is not an integer`);
+  return Number(value);
+}
+
 function numberOrUndefined(value: unknown, name: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw badRequest(`${name} must be a non-negative integer`);
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw badRequest(`${name} must be an integer`);
+  return value;
+}
+
+function stringOrUndefined(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${name} must be a string`);
   return value;
 }
 

@@ -33,7 +33,7 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
   const expected = t.subresource?.kind ?? t.resource;
   // A kind without patch metadata refuses strategic merge before the body is read, as upstream.
   if (type === 'strategic-merge-patch') strategicMergeSchemaFor(expected);
-  const dryRun = parseDryRun(ctx.query);
+  const dryRun = parseDryRun(ctx.query, 'PatchOptions');
   const body = await readBody(ctx.req);
   const directive = parseFieldValidationParam(ctx.query, 'PatchOptions');
   const managerOptions = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'PatchOptions', { apply: type === 'apply' });

@@ -2,14 +2,25 @@
  * Query parameters shared by several verbs, parsed and checked as upstream
  * does: a bad value is a 400 that names the parameter.
  */
-import { badRequest } from '../../machinery/status.js';
+import { notSupported, RawValue } from '../../machinery/field-errors.js';
+import { badRequest, invalid } from '../../machinery/status.js';
 
-/** `dryRun=All` (the only value upstream accepts); absent means a real write. */
-export function parseDryRun(query: URLSearchParams): boolean {
-  const values = query.getAll('dryRun');
+/**
+ * `dryRun=All` (the only value upstream accepts); absent means a real write.
+ * Any other value is upstream's ValidateDryRun error: a 422 Invalid of the
+ * request's options kind (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions).
+ */
+export function parseDryRun(query: URLSearchParams, optionsKind: string): boolean {
+  return validDryRun(query.getAll('dryRun'), optionsKind);
+}
+
+/** The values of a dryRun option (query or DeleteOptions body) checked as upstream's ValidateDryRun. */
+export function validDryRun(values: readonly string[], optionsKind: string): boolean {
   if (values.length === 0) return false;
-  for (const v of values) {
-    if (v !== 'All') throw badRequest(`Invalid dryRun value: ${JSON.stringify(values)}: supported values: "All"`);
+  if (values.some((v) => v !== 'All')) {
+    // Upstream prints the []string with Go's %#v.
+    const goValue = new RawValue(`[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`);
+    throw invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', [notSupported('dryRun', goValue, ['All'])]);
   }
   return true;
 }

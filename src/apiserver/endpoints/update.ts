@@ -13,7 +13,7 @@ import { dedupOwnerReferencesAndWarn } from './owner-references.js';
 /** PUT of one object: replace it (optimistic concurrency on metadata.resourceVersion). */
 export const handleUpdate: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
-  const dryRun = parseDryRun(ctx.query);
+  const dryRun = parseDryRun(ctx.query, 'UpdateOptions');
   const expected = t.subresource?.kind ?? t.resource;
   const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'UpdateOptions');
   const object = await readObject(ctx, expected, 'UpdateOptions');

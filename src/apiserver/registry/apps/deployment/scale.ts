@@ -73,7 +73,7 @@ function validateScale(scale: KubeObject): FieldError[] {
  * scaleUpdatedObjectInfo.UpdatedObject.
  */
 async function writeScale(ctx: RequestContext, t: Target, next: (current: KubeObject) => KubeObject): Promise<KubeObject> {
-  const dryRun = parseDryRun(ctx.query);
+  const dryRun = parseDryRun(ctx.query, ctx.req.method === 'PATCH' ? 'PatchOptions' : 'UpdateOptions');
   const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], ctx.req.method === 'PATCH' ? 'PatchOptions' : 'UpdateOptions');
   const scaleResource = { group: t.resource.group, resource: `${t.resource.resource}/scale` };
   const { object } = await t.store.update(

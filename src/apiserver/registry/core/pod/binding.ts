@@ -43,7 +43,7 @@ export function setPodCondition(pod: Pod, condition: PodCondition): void {
 
 const createBinding: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: false });
-  const dryRun = parseDryRun(ctx.query);
+  const dryRun = parseDryRun(ctx.query, 'CreateOptions');
   const body = await readObject(ctx, { group: '', version: 'v1', kind: 'Binding' });
   const binding = body as unknown as Binding;
   const ns = body.metadata.namespace;

@@ -262,7 +262,7 @@ const createEviction: VerbHandler = async (ctx, t) => {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   if ((eviction.metadata.name ?? '') !== t.name) throw badRequest('name in URL does not match name in Eviction object');
-  const params = evictionDeleteParams(eviction.deleteOptions, parseDryRun(ctx.query));
+  const params = evictionDeleteParams(eviction.deleteOptions, parseDryRun(ctx.query, 'CreateOptions'));
   const stores: EvictionStores = {
     pods: t.store,
     ...optional('podStatus', t.lookup?.('', 'v1', 'pods', 'status')),

@@ -7,6 +7,7 @@ import { newMemoryStorage } from '../../../../storage/memory/memory-storage.js';
 import { builtinDefinitions } from '../../builtin.js';
 import { ObjectStorage } from '../../generic/object-storage.js';
 import { Registry } from '../../registry.js';
+import { podGracePeriod } from './storage.js';
 
 /** A registry over memory storage with the `default` namespace. */
 async function newRegistry(): Promise<Registry> {
@@ -69,5 +70,14 @@ describe('pod storage', () => {
     const updated = await status.update('default', 'p', (current) => ({ ...current!, status: { phase: 'Running' }, spec: { ...spec(current!), nodeName: 'n1' } }));
     assert.equal((updated.object.status as { phase: string }).phase, 'Running');
     assert.equal(spec(updated.object).nodeName, undefined);
+  });
+});
+
+describe('podGracePeriod', () => {
+  it('turns a negative requested period into 1, as upstream’s CheckGracefulDelete', () => {
+    const scheduled = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: 'n', terminationGracePeriodSeconds: 30 } };
+    assert.equal(podGracePeriod(scheduled, -5), 1);
+    assert.equal(podGracePeriod(scheduled, 0), 0);
+    assert.equal(podGracePeriod(scheduled, undefined), 30);
   });
 });

@@ -95,7 +95,9 @@ export const podGracePeriod: GracePeriodPolicy = (object, requested) => {
   if (p.spec?.nodeName === undefined || p.spec.nodeName === '') return 0;
   const phase = p.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') return 0;
-  return requested ?? p.spec.terminationGracePeriodSeconds ?? 30;
+  const period = requested ?? p.spec.terminationGracePeriodSeconds ?? 30;
+  // Upstream's CheckGracefulDelete: a negative period becomes 1.
+  return period < 0 ? 1 : period;
 };
 
 export const podDefinition: ResourceDefinition = {
