@@ -4,7 +4,7 @@ import { invalid, notFound } from '../../machinery/status.js';
 import { invalid as invalidField } from '../../machinery/field-errors.js';
 import { decodeObject } from '../../api/protobuf/envelope.js';
 import type { RequestContext } from './context.js';
-import { statusBody, writeError, writeObject } from './response.js';
+import { encodeGoYaml, statusBody, writeError, writeObject } from './response.js';
 
 describe('statusBody', () => {
   it('writes a Status as upstream does: Go field order, empty fields left out', () => {
@@ -71,5 +71,36 @@ describe('writeObject and writeError in protobuf', () => {
       writeError(other.ctx, error, () => {});
       assert.equal(other.sent().headers['content-type'], 'application/json', String(accept));
     }
+  });
+});
+
+describe('encodeGoYaml', () => {
+  it('writes YAML as upstream’s JSONToYAML does: sorted keys, unindented sequences, YAML 1.1 look-alikes quoted', () => {
+    const object = {
+      metadata: { name: 'c1', creationTimestamp: '2026-12-03T15:49:54Z', resourceVersion: '101', labels: { b: 'on', a: 'yes', c: '0x1F', d: '1:20' } },
+      kind: 'ConfigMapList',
+      apiVersion: 'v1',
+      items: [{ data: { k: 'v' } }],
+    };
+    assert.equal(
+      encodeGoYaml(object),
+      [
+        'apiVersion: v1',
+        'items:',
+        '- data:',
+        '    k: v',
+        'kind: ConfigMapList',
+        'metadata:',
+        '  creationTimestamp: "2026-12-03T15:49:54Z"',
+        '  labels:',
+        '    a: "yes"',
+        '    b: "on"',
+        '    c: "0x1F"',
+        '    d: "1:20"',
+        '  name: c1',
+        '  resourceVersion: "101"',
+        '',
+      ].join('\n'),
+    );
   });
 });

@@ -21,10 +21,20 @@ export interface Encoding {
 
 const JSON_ENCODING: Encoding = { encoding: 'json', contentType: 'application/json' };
 
+/**
+ * YAML as upstream's serializer writes it (JSON, then sigs.k8s.io/yaml's
+ * JSONToYAML through go-yaml v2): keys sorted, sequences not indented under
+ * their key, and strings YAML 1.1 would read as something else quoted
+ * (timestamps, yes/no/on/off, 0x1F, 1:20), as `kubectl get -o yaml` prints.
+ */
+export function encodeGoYaml(value: unknown): string {
+  return toYaml(value, { sortMapEntries: true, indentSeq: false, version: '1.1' });
+}
+
 /** An object (with apiVersion and kind, for protobuf) in the given encoding. */
 export function encodeBody(value: unknown, encoding: Encoding): string | Buffer {
   if (encoding.encoding === 'protobuf') return encodeObject(value);
-  return encoding.encoding === 'yaml' ? toYaml(value) : encodeJsonBytes(value);
+  return encoding.encoding === 'yaml' ? encodeGoYaml(value) : encodeJsonBytes(value);
 }
 
 function canEncodeProtobuf(value: unknown): boolean {
