@@ -12,9 +12,10 @@ export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 export function parseIncludeObject(query: URLSearchParams): IncludeObject {
   const value = query.get('includeObject') ?? 'Metadata';
-  if (value === '' ) return 'Metadata';
+  if (value === '') return 'Metadata';
   if (value !== 'None' && value !== 'Metadata' && value !== 'Object') {
-    throw badRequest(`includeObject: Unsupported value: "${value}": supported values: "Metadata", "None", "Object"`);
+    // Upstream's optionsForTransform: ValidateTableOptions' one error, as a 400.
+    throw badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(value)}: must be 'Metadata', 'Object', 'None', or empty`);
   }
   return value;
 }
