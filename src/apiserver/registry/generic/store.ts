@@ -201,8 +201,9 @@ export class GenericStore {
       throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
     }
     if (params.continue !== undefined && params.continue !== '') {
-      if (rv !== undefined && rv !== '' && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+      // Upstream decodes the token before it looks at resourceVersion.
       const token = decodeContinueToken(prefix, params.continue);
+      if (rv !== undefined && rv !== '' && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
       return token.revision > 0 ? { revision: token.revision, afterKey: token.afterKey } : { afterKey: token.afterKey };
     }
     if (rv === undefined || rv === '' || rv === '0') {
