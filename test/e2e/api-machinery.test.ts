@@ -186,4 +186,41 @@ describe('API machinery', () => {
     const v1 = (await api.request('GET', configMaps, { headers: { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' } })).json<Json>();
     assert.equal(v1.apiVersion, 'meta.k8s.io/v1');
   });
+  it('lets a PUT create where upstream’s strategy allows it, and needs a Lease update to carry its resourceVersion', async () => {
+    const put = (path: string, body: Json) => api.request('PUT', path, { body: JSON.stringify(body) });
+    const role = await put('/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/put-created', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'put-created' }, rules: [] });
+    assert.equal(role.status, 201, role.text);
+    assert.equal((await put(`${configMaps}/put-missing`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'put-missing' } })).status, 404);
+    const leasePath = '/apis/coordination.k8s.io/v1/namespaces/default/leases/put-lease';
+    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'put-lease' } };
+    assert.equal((await put(leasePath, lease)).status, 201);
+    const again = await put(leasePath, lease);
+    assert.equal(again.status, 422, again.text);
+    assert.equal(again.json<Json>().message, 'leases.coordination.k8s.io "put-lease" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+  });
+  it('drops a repeated owner reference with upstream’s warning, and checks DeleteOptions as upstream', async () => {
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'dup-uid' };
+    const r = await api.request('POST', `${configMaps}?dryRun=All`, { body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dup-owner', ownerReferences: [ref, ref] } }) });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(((r.json<Json>().metadata as Json).ownerReferences as unknown[]).length, 1);
+    assert.match(String(r.headers.warning), /Duplicate UIDs: \[\\"dup-uid\\"\]/);
+    await create(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'del-opts' } });
+    const bad = await api.request('DELETE', `${configMaps}/del-opts`, { body: JSON.stringify({ propagationPolicy: 'Sideways' }) });
+    assert.equal(bad.status, 422, bad.text);
+    assert.equal(bad.json<Json>().message, 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"');
+    const both = await api.request('DELETE', `${configMaps}/del-opts`, { body: JSON.stringify({ orphanDependents: true, propagationPolicy: 'Background' }) });
+    assert.equal(both.status, 422, both.text);
+    assert.equal((await api.request('GET', `${configMaps}/del-opts`)).status, 200);
+  });
+  it('starts a watch with sendInitialEvents=false at the current state without it, and answers a future resourceVersion with an ERROR event', async () => {
+    await create(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'wl-present' } });
+    const quiet = await api.request('GET', `${configMaps}?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1`);
+    assert.equal(quiet.status, 200);
+    assert.equal(quiet.text, '');
+    const future = await api.request('GET', `${configMaps}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=999999999&timeoutSeconds=1`);
+    assert.equal(future.status, 200);
+    const event = JSON.parse(future.text.trim()) as { type: string; object: Json };
+    assert.deepEqual([event.type, event.object.code, event.object.reason], ['ERROR', 504, 'Timeout']);
+  });
 });
+

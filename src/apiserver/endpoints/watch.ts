@@ -22,6 +22,7 @@ import { negotiateOutput, SERVED_MEDIA_TYPES, type OutputFormat } from './negoti
 import { parseBool, parseNonNegativeInt } from './query.js';
 import { selectionPredicate } from './selection.js';
 import type { Target, VerbHandler } from './target.js';
+import { parseResourceVersion, type StoreWatch } from '../registry/generic/store.js';
 import { parseIncludeObject, partialObjectMetadata, toTable } from './transform.js';
 
 export interface WatchSettings {
@@ -47,12 +48,22 @@ export function newWatchHandler(settings: WatchSettings = DEFAULT_WATCH_SETTINGS
     const bookmarks = parseBool(ctx.query, 'allowWatchBookmarks');
     const sendInitialEvents = ctx.query.has('sendInitialEvents') ? parseBool(ctx.query, 'sendInitialEvents') : undefined;
     const rv = ctx.query.get('resourceVersion') ?? '';
-    const initial = sendInitialEvents ?? (rv === '' || rv === '0');
-    const events = await t.store.watch(t.namespace, {
-      resourceVersion: initial ? '' : rv,
-      ...(predicate !== undefined ? { predicate } : {}),
-      allowWatchBookmarks: bookmarks === true,
-    });
+    if (rv !== '') parseResourceVersion(rv); // a resourceVersion that does not parse is the request's error (422)
+    let events: StoreWatch | undefined;
+    let refused: StatusError | undefined;
+    try {
+      events = await t.store.watch(t.namespace, {
+        resourceVersion: rv,
+        ...(predicate !== undefined ? { predicate } : {}),
+        allowWatchBookmarks: bookmarks === true,
+        ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
+      });
+    } catch (e: unknown) {
+      // Upstream's cacher: past admission and a parsed resourceVersion, a watch that
+      // cannot start (a resourceVersion newer than the cache) is an ERROR event on a 200 stream.
+      if (!(e instanceof StatusError) || e.code !== 504) throw e;
+      refused = e;
+    }
 
     const res = ctx.res;
     writeWarnings(ctx);
@@ -62,6 +73,11 @@ export function newWatchHandler(settings: WatchSettings = DEFAULT_WATCH_SETTINGS
     (res as { flushHeaders?: () => void }).flushHeaders?.();
 
     const writer = new EventWriter(ctx, t, format);
+    if (events === undefined) {
+      await writer.error(refused);
+      res.end();
+      return;
+    }
     let closed = false;
     const stop = (): void => {
       if (closed) return;

@@ -204,3 +204,27 @@ describe('GenericStore update of a kind that refuses unconditional updates', () 
     assert.equal(second.created, false);
   });
 });
+
+describe('GenericStore watch with sendInitialEvents (watch-list)', () => {
+  it('starts at the current revision without the state when false, sends the state when true, and refuses a future resourceVersion with 504', async () => {
+    const store = await configmaps();
+    const created = await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w1' } });
+    const current = await store.currentRevision();
+    for (const resourceVersion of ['', '0']) {
+      const quiet = await store.watch('default', { resourceVersion, sendInitialEvents: false });
+      assert.deepEqual([quiet.initialEvents, quiet.startRevision], [0, current], `resourceVersion "${resourceVersion}"`);
+      quiet.cancel();
+      const legacy = await store.watch('default', { resourceVersion });
+      assert.equal(legacy.initialEvents, 1);
+      legacy.cancel();
+    }
+    const state = await store.watch('default', { resourceVersion: created.metadata.resourceVersion ?? '', sendInitialEvents: true });
+    assert.deepEqual([state.initialEvents, state.startRevision], [1, current]);
+    state.cancel();
+    await assert.rejects(store.watch('default', { resourceVersion: String(current + 100), sendInitialEvents: true }), (e: unknown) => {
+      const status = (e as { status: { code: number; reason: string; message: string } }).status;
+      assert.deepEqual([status.code, status.reason, status.message], [504, 'Timeout', `Too large resource version: ${current + 100}, current: ${current}`]);
+      return true;
+    });
+  });
+});

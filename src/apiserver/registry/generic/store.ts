@@ -380,8 +380,18 @@ export class GenericStore {
     return shouldDeleteDuringUpdate(object);
   }
 
-  /** Watch from `resourceVersion`; "" or "0" starts with the current state as ADDED events. */
-  async watch(namespace: string | undefined, params: { resourceVersion?: string; predicate?: Predicate; allowWatchBookmarks?: boolean }): Promise<StoreWatch> {
+  /**
+   * Watch from `resourceVersion`; "" or "0" starts with the current state as
+   * ADDED events. `sendInitialEvents` (the watch-list feature) overrides that
+   * as upstream's cacher does: true sends the state at least as new as
+   * `resourceVersion` (a newer one than the store has is 504
+   * ResourceVersionTooLarge), false with "" or "0" starts at the current
+   * revision without the state.
+   */
+  async watch(
+    namespace: string | undefined,
+    params: { resourceVersion?: string; predicate?: Predicate; allowWatchBookmarks?: boolean; sendInitialEvents?: boolean },
+  ): Promise<StoreWatch> {
     const prefix = this.prefix(namespace);
     const rv = params.resourceVersion;
     const fix = (o: KubeObject): KubeObject => this.withTypeMeta(o);
@@ -389,8 +399,18 @@ export class GenericStore {
     // A bookmark carries only metadata.resourceVersion: typed, never converted.
     const bookmark = (o: KubeObject): KubeObject => ({ apiVersion: this.apiVersion(), kind: this.resource.kind, metadata: o.metadata });
     const options = { bookmarks: params.allowWatchBookmarks === true };
-    if (rv === undefined || rv === '' || rv === '0') {
-      const listOptions = { ...(predicate !== undefined ? { predicate } : {}), ...(rv === '0' ? { notOlderThan: 0 } : {}) };
+    const unset = rv === undefined || rv === '' || rv === '0';
+    if (unset && params.sendInitialEvents === false) {
+      const revision = await this.currentRevision();
+      return newStoreWatch([], revision, this.storage.watch(prefix, revision, predicate, options), fix, bookmark);
+    }
+    if (unset || params.sendInitialEvents === true) {
+      const notOlderThan = unset ? (rv === '0' ? 0 : undefined) : parseResourceVersion(rv);
+      if (notOlderThan !== undefined && notOlderThan > 0) {
+        const current = await this.currentRevision();
+        if (notOlderThan > current) throw tooLargeResourceVersion(notOlderThan, current);
+      }
+      const listOptions = { ...(predicate !== undefined ? { predicate } : {}), ...(notOlderThan !== undefined ? { notOlderThan } : {}) };
       const list = await this.translate('', () => this.storage.list(prefix, listOptions));
       const watch = this.storage.watch(prefix, list.revision, predicate, options);
       return newStoreWatch(list.items.map(fix), list.revision, watch, fix, bookmark);
