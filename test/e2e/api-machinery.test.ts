@@ -222,5 +222,42 @@ describe('API machinery', () => {
     const event = JSON.parse(future.text.trim()) as { type: string; object: Json };
     assert.deepEqual([event.type, event.object.code, event.object.reason], ['ERROR', 504, 'Timeout']);
   });
+  it('authorizes a list or watch by metadata.name against RBAC resourceNames, and watches one object by the /watch/ path', async () => {
+    await create(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rn-one' } });
+    await create(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rn-two' } });
+    await create('/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'rn-reader' },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'], resourceNames: ['rn-one'] }],
+    });
+    await create('/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'rn-reader' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'rn-reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'rn-user' }],
+    });
+    const as = { 'impersonate-user': 'rn-user' };
+    const allowed = async (path: string): Promise<number> => {
+      for (;;) {
+        const r = await api.request('GET', path, { headers: as });
+        if (r.status !== 403 || !path.includes('rn-one')) return r.status;
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the authorizer's informer has not seen the binding yet
+      }
+    };
+    assert.equal(await allowed(`${configMaps}?fieldSelector=metadata.name%3Drn-one`), 200);
+    assert.equal(await allowed(`${configMaps}?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Drn-one`), 200);
+    assert.equal(await allowed(`${configMaps}?fieldSelector=metadata.name%3Drn-two`), 403);
+    assert.equal(await allowed(configMaps), 403);
+    const one = await api.request('GET', '/api/v1/watch/namespaces/default/configmaps/rn-one?timeoutSeconds=1');
+    assert.deepEqual(
+      one.text.trim().split('\n').map((l) => ((JSON.parse(l) as { object: Json }).object.metadata as Json).name),
+      ['rn-one'],
+    );
+    const mismatch = await api.request('GET', '/api/v1/watch/namespaces/default/configmaps/rn-one?timeoutSeconds=1&fieldSelector=metadata.name%3Drn-two');
+    assert.equal(mismatch.status, 400, mismatch.text);
+    assert.equal(mismatch.json<Json>().message, "fieldSelector metadata.name doesn't match requested name");
+  });
 });
 

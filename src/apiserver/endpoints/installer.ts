@@ -65,7 +65,8 @@ export function newResourceHandler(options: ResourceHandlerOptions): Handler {
     return handler(ctx, { resource: pods.info, subresource: sub.info, store: sub.store, namespace: info.namespace, name: '', lookup, ...admission });
   };
   return async (ctx) => {
-    const info = ctx.info;
+    // A name a list or watch's field selector requires is for authorization and audit, not for routing.
+    const info = ctx.info.nameFromFieldSelector === true ? { ...ctx.info, name: '' } : ctx.info;
     if (info.apiGroup === '' && info.apiVersion === 'v1' && info.resource === 'bindings') return bindings(ctx);
     const createOnly = options.createOnly?.get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`);
     if (createOnly !== undefined) {

@@ -4,7 +4,8 @@
  * on (400 `field label not supported: …` for any other).
  */
 import type { KubeObject } from '../../machinery/meta.js';
-import { checkDefaultFieldSelectorFields, checkFieldSelectorFields, parseFieldSelector, type FieldSelector } from '../../machinery/selectors/field-selector.js';
+import { checkDefaultFieldSelectorFields, checkFieldSelectorFields, fieldSelectorFromSet, parseFieldSelector, type FieldSelector } from '../../machinery/selectors/field-selector.js';
+import { badRequest } from '../../machinery/status.js';
 import { parseLabelSelector, type LabelSelector } from '../../machinery/selectors/label-selector.js';
 import type { Predicate } from '../registry/generic/object-storage.js';
 import type { Target } from './target.js';
@@ -15,6 +16,12 @@ export function selectionPredicate(query: URLSearchParams, target: Target): Pred
   const fieldText = query.get('fieldSelector') ?? '';
   const labels: LabelSelector | undefined = labelText.trim() === '' ? undefined : parseLabelSelector(labelText);
   let fields: FieldSelector | undefined = fieldText.trim() === '' ? undefined : parseFieldSelector(fieldText);
+  if (target.name !== '') {
+    // A watch of one object by the deprecated /watch/ path (upstream's ListResource with a name):
+    // the name becomes the selector, and a selector may only repeat it.
+    if (fields === undefined || fields.empty()) fields = fieldSelectorFromSet({ 'metadata.name': target.name });
+    else if (fields.requiredValue('metadata.name') !== target.name) throw badRequest("fieldSelector metadata.name doesn't match requested name");
+  }
   const selectable = target.store.strategy.selectableFields;
   if (fields !== undefined) {
     fields = selectable === undefined ? checkDefaultFieldSelectorFields(fields) : checkFieldSelectorFields(fields, ['metadata.name', 'metadata.namespace', ...Object.keys(selectable)]);

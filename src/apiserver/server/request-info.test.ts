@@ -66,4 +66,22 @@ describe('parseRequestInfo', () => {
     assert.equal(info('GET', '/apis/apps/v1').isResourceRequest, false);
     assert.equal(info('GET', '/apis/apps/v1').apiGroup, 'apps');
   });
+
+  it('takes the name a list or watch requires with fieldSelector=metadata.name, as upstream (for resourceNames)', () => {
+    const list = info('GET', '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Dc1');
+    assert.deepEqual([list.verb, list.name, list.nameFromFieldSelector], ['list', 'c1', true]);
+    const watch = info('GET', '/api/v1/configmaps?watch=true&fieldSelector=metadata.namespace%3Dx,metadata.name%3D%3Dc1');
+    assert.deepEqual([watch.verb, watch.name, watch.nameFromFieldSelector], ['watch', 'c1', true]);
+    for (const url of [
+      '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name!%3Dc1',
+      '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Da%2Fb',
+      '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name',
+      '/api/v1/namespaces/default/configmaps/c2?fieldSelector=metadata.name%3Dc1',
+    ]) {
+      const i = info('GET', url);
+      assert.equal(i.nameFromFieldSelector, undefined, url);
+    }
+    assert.equal(info('GET', '/api/v1/namespaces/default/configmaps/c2?fieldSelector=metadata.name%3Dc1').name, 'c2');
+  });
 });
+

@@ -9,6 +9,9 @@
  * Authorization, priority and fairness, audit and the handlers all read it.
  */
 
+import { parseFieldSelector } from '../../machinery/selectors/field-selector.js';
+import { isValidPathSegmentName } from '../../machinery/validation/names.js';
+
 export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy' | string;
 
 export interface RequestInfo {
@@ -24,6 +27,12 @@ export interface RequestInfo {
   readonly resource: string;
   readonly subresource: string;
   readonly name: string;
+  /**
+   * True when `name` is not in the path but comes from a list or watch's
+   * `fieldSelector=metadata.name=x`, as upstream's RequestInfo takes it (so
+   * that RBAC's resourceNames and audit see it); routing ignores such a name.
+   */
+  readonly nameFromFieldSelector?: true;
   /** The path segments after the version. */
   readonly parts: readonly string[];
 }
@@ -115,7 +124,25 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
         verb = method.toLowerCase();
     }
   }
+  if (name === '' && (verb === 'list' || verb === 'watch')) {
+    const selected = nameFromFieldSelector(query);
+    if (selected !== undefined) {
+      return { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name: selected, nameFromFieldSelector: true, parts: rest };
+    }
+  }
   return { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts: rest };
+}
+
+/** The name a field selector requires exactly (`metadata.name=x`), when it is a valid path segment. */
+function nameFromFieldSelector(query: URLSearchParams): string | undefined {
+  const text = query.get('fieldSelector');
+  if (text === null || !text.includes('metadata.name')) return undefined;
+  try {
+    const name = parseFieldSelector(text).requiredValue('metadata.name');
+    return name !== undefined && name !== '' && isValidPathSegmentName(name).length === 0 ? name : undefined;
+  } catch {
+    return undefined; // the list handler answers a selector that does not parse
+  }
 }
 
 function decodeSegment(s: string): string {
