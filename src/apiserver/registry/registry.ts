@@ -127,11 +127,17 @@ export class Registry {
     }
     const phase = (ns.status as { phase?: string } | undefined)?.phase;
     if (ns.metadata.deletionTimestamp !== undefined || phase === 'Terminating') {
-      throw forbidden(
+      const error = forbidden(
         { group: info.group, resource: info.resource },
         object.metadata.name ?? '',
         `unable to create new content in namespace ${namespace} because it is being terminated`,
       );
+      // The cause clients test for (client-go's HasStatusCause(err, NamespaceTerminatingCause)) to stop retrying.
+      error.status.details = {
+        ...error.status.details,
+        causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+      };
+      throw error;
     }
   }
 

@@ -59,7 +59,9 @@ describe('GenericStore delete', () => {
       registry.store('', 'v1', 'configmaps').create('going', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' } }),
       (e: unknown) =>
         (e as { code?: number }).code === 403 &&
-        (e as Error).message === 'configmaps "late" is forbidden: unable to create new content in namespace going because it is being terminated',
+        (e as Error).message === 'configmaps "late" is forbidden: unable to create new content in namespace going because it is being terminated' &&
+        JSON.stringify((e as { status: { details: { causes?: unknown } } }).status.details.causes) ===
+          JSON.stringify([{ reason: 'NamespaceTerminating', message: 'namespace going is being terminated', field: 'metadata.namespace' }]),
     );
   });
 
