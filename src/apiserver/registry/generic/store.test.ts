@@ -230,3 +230,22 @@ describe('GenericStore watch with sendInitialEvents (watch-list)', () => {
     });
   });
 });
+
+describe('GenericStore list at a compacted revision', () => {
+  it('answers upstream\'s 410 Expired "The resourceVersion for the provided list is too old."', async () => {
+    const storage = newMemoryStorage();
+    const registry = new Registry({ scheme: newBuiltinScheme(), storage: new ObjectStorage(storage), prefix: '/registry', definitions: builtinDefinitions() });
+    await registry.store('', 'v1', 'namespaces').create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+    const store = registry.store('', 'v1', 'configmaps');
+    const first = await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'old' } });
+    await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'new' } });
+    await storage.compact(await store.currentRevision());
+    for (const params of [{ resourceVersion: first.metadata.resourceVersion!, resourceVersionMatch: 'Exact' }, { resourceVersion: first.metadata.resourceVersion!, limit: 1 }]) {
+      await assert.rejects(store.list('default', params), (e: unknown) => {
+        const status = (e as { status: { code: number; reason: string; message: string } }).status;
+        assert.deepEqual([status.code, status.reason, status.message], [410, 'Expired', 'The resourceVersion for the provided list is too old.']);
+        return true;
+      });
+    }
+  });
+});

@@ -176,6 +176,8 @@ export class GenericStore {
         throw error;
       }
       if (isStorageError(e, 'FutureRevision') && revision !== undefined) throw tooLargeResourceVersion(revision, e.currentRevision ?? 0);
+      // Upstream's interpretListError: a list at a compacted revision.
+      if (isStorageError(e, 'Compacted')) throw expired('The resourceVersion for the provided list is too old.');
       throw this.translateError(e, '');
     }
     const items = result.items.map((o) => this.withTypeMeta(o));
