@@ -11,7 +11,7 @@ import type { RequestContext } from '../server/context.js';
 import { writeObject } from '../server/response.js';
 import { decodeOptionsDocument, readBody } from './body.js';
 import { negotiateOutput } from './negotiation.js';
-import { parseBool, validDryRun } from './query.js';
+import { parseBool, parseInt64, validDryRun } from './query.js';
 import { invalid as invalidField, notSupported, type FieldError } from '../../machinery/field-errors.js';
 import { selectionPredicate } from './selection.js';
 import type { Target, VerbHandler } from './target.js';
@@ -40,7 +40,7 @@ export async function readDeleteOptions(ctx: RequestContext): Promise<DeletePara
 
 export function deleteOptionsFromQuery(query: URLSearchParams): Record<string, unknown> {
   const options: Record<string, unknown> = {};
-  const grace = parseInteger(query, 'gracePeriodSeconds');
+  const grace = parseInt64(query, 'gracePeriodSeconds');
   if (grace !== undefined) options.gracePeriodSeconds = grace;
   const policy = query.get('propagationPolicy');
   if (policy !== null && policy !== '') options.propagationPolicy = policy;
@@ -76,14 +76,6 @@ export function validDeleteOptions(options: Record<string, unknown>): DeletePara
     ...(orphan === true ? { orphanDependents: true } : {}),
     ...(Object.keys(preconditions).length > 0 ? { preconditions } : {}),
   };
-}
-
-/** An integer query parameter; negative values are kept, as upstream keeps them (a pod's becomes 1). */
-function parseInteger(query: URLSearchParams, name: string): number | undefined {
-  const value = query.get(name);
-  if (value === null || value === '') return undefined;
-  if (!/^-?\d+$/.test(value)) throw badRequest(`invalid value for ${name}: "${value}" is not an integer`);
-  return Number(value);
 }
 
 function numberOrUndefined(value: unknown, name: string): number | undefined {

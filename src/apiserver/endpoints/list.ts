@@ -2,7 +2,7 @@ import { timeStage } from '../audit/request-audit.js';
 import { writeObject } from '../server/response.js';
 import { validateListOptions } from './list-options.js';
 import { negotiateOutput } from './negotiation.js';
-import { parseNonNegativeInt } from './query.js';
+import { parseInt64 } from './query.js';
 import { selectionPredicate } from './selection.js';
 import type { VerbHandler } from './target.js';
 import { shapeList } from './transform.js';
@@ -12,7 +12,7 @@ export const handleList: VerbHandler = async (ctx, t) => {
   const format = negotiateOutput(ctx.req.headers.accept, { transforms: true });
   validateListOptions(ctx.query, false);
   const predicate = selectionPredicate(ctx.query, t);
-  const limit = parseNonNegativeInt(ctx.query, 'limit');
+  const limit = parseInt64(ctx.query, 'limit');
   const list = await timeStage(ctx, 'etcd', () => t.store.list(t.namespace, {
     ...(predicate !== undefined ? { predicate } : {}),
     ...(limit !== undefined && limit > 0 ? { limit } : {}),

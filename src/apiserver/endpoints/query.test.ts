@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseBool, parseDryRun } from './query.js';
+import { parseBool, parseDryRun, parseInt64 } from './query.js';
 
 describe('parseBool', () => {
   it('reads booleans as upstream: only absence, 0 and false (any case) are false', () => {
@@ -24,5 +24,17 @@ describe('parseDryRun', () => {
         return true;
       },
     );
+  });
+});
+
+describe('parseInt64', () => {
+  it('reads as Go’s strconv.ParseInt of the trimmed value: negatives kept, blank absent, the rest a 400 with Go’s text', () => {
+    const q = (text: string) => new URLSearchParams(text);
+    assert.equal(parseInt64(q('limit=-1'), 'limit'), -1);
+    assert.equal(parseInt64(q('limit=%2B5'), 'limit'), 5);
+    assert.equal(parseInt64(q('limit=%20'), 'limit'), undefined);
+    assert.equal(parseInt64(q(''), 'limit'), undefined);
+    assert.throws(() => parseInt64(q('limit=abc'), 'limit'), (e: unknown) => (e as Error).message === 'strconv.ParseInt: parsing "abc": invalid syntax' && (e as { code: number }).code === 400);
+    assert.throws(() => parseInt64(q('limit=99999999999999999999'), 'limit'), /value out of range/);
   });
 });

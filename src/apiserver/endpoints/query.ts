@@ -25,14 +25,19 @@ export function validDryRun(values: readonly string[], optionsKind: string): boo
   return true;
 }
 
-/** A non-negative integer parameter, or undefined when absent. */
-export function parseNonNegativeInt(query: URLSearchParams, name: string): number | undefined {
-  const value = query.get(name);
-  if (value === null || value === '') return undefined;
-  if (!/^-?\d+$/.test(value)) throw badRequest(`invalid value for ${name}: "${value}" is not an integer`);
-  const n = Number(value);
-  if (n < 0) throw badRequest(`invalid value for ${name}: ${value} must be greater than or equal to 0`);
-  return n;
+/**
+ * An int64 parameter as upstream's query decoder reads it (Go's
+ * strconv.ParseInt of the trimmed first value): absent or blank is undefined,
+ * negative values are kept, anything else is a 400 with Go's error text.
+ */
+export function parseInt64(query: URLSearchParams, name: string): number | undefined {
+  const raw = query.get(name);
+  const value = raw?.trim() ?? '';
+  if (value === '') return undefined;
+  if (!/^[-+]?\d+$/.test(value)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+  const n = BigInt(value);
+  if (n > 9223372036854775807n || n < -9223372036854775808n) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`);
+  return Number(n);
 }
 
 /**

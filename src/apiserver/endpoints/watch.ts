@@ -19,7 +19,7 @@ import { watchEventJsonBytes } from '../server/json-memo.js';
 import { statusBody, writeWarnings } from '../server/response.js';
 import { validateListOptions } from './list-options.js';
 import { negotiateOutput, SERVED_MEDIA_TYPES, type OutputFormat } from './negotiation.js';
-import { parseBool, parseNonNegativeInt } from './query.js';
+import { parseBool, parseInt64 } from './query.js';
 import { selectionPredicate } from './selection.js';
 import type { Target, VerbHandler } from './target.js';
 import { parseResourceVersion, type StoreWatch } from '../registry/generic/store.js';
@@ -44,7 +44,7 @@ export function newWatchHandler(settings: WatchSettings = DEFAULT_WATCH_SETTINGS
     if (format.encoding === 'yaml') throw notAcceptable(SERVED_MEDIA_TYPES);
     validateListOptions(ctx.query, true);
     const predicate = selectionPredicate(ctx.query, t);
-    const timeoutSeconds = parseNonNegativeInt(ctx.query, 'timeoutSeconds');
+    const timeoutSeconds = parseInt64(ctx.query, 'timeoutSeconds');
     const bookmarks = parseBool(ctx.query, 'allowWatchBookmarks');
     const sendInitialEvents = ctx.query.has('sendInitialEvents') ? parseBool(ctx.query, 'sendInitialEvents') : undefined;
     const rv = ctx.query.get('resourceVersion') ?? '';
