@@ -47,6 +47,7 @@ import { clusterRoleBindingTable } from './rbac/clusterrolebinding/table.js';
 import { roleTable } from './rbac/role/table.js';
 import { roleBindingTable } from './rbac/rolebinding/table.js';
 import { priorityClassTable } from './scheduling/priorityclass/table.js';
+import { validateConfigMap, validateConfigMapUpdate, validateSecret, validateSecretUpdate } from '../../api/core/v1/config-validation.js';
 import { validateResourceQuota, validateResourceQuotaUpdate } from '../../api/core/v1/resource-quota-validation.js';
 import { validatePodDisruptionBudget, validatePodDisruptionBudgetUpdate } from '../../api/policy/v1/validation.js';
 import { validatePriorityClass, validatePriorityClassUpdate } from '../../api/scheduling/v1/validation.js';
@@ -111,7 +112,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
   };
   const defs: [string, string, ResourceDefinition][] = [
     ['', 'ComponentStatus', componentStatusDefinition(options.componentStatuses)],
-    ['', 'ConfigMap', plain(nameIsDNSSubdomain, { table: table(configMapTable) })],
+    ['', 'ConfigMap', plain(nameIsDNSSubdomain, { table: table(configMapTable), ...validatedBy(validateConfigMap, validateConfigMapUpdate) })],
     ['', 'Endpoints', plain(nameIsDNSSubdomain, { storagePath: 'services/endpoints', table: table(endpointsTable), defaults: setEndpointsDefaults, allowCreateOnUpdate: true })],
     ['', 'Event', eventDefinition],
     ['', 'LimitRange', plain(nameIsDNSSubdomain, { table: table(limitRangeTable), allowCreateOnUpdate: true })],
@@ -134,6 +135,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
       plain(nameIsDNSSubdomain, {
         table: table(secretTable),
         selectableFields: { type: (o) => str(o, 'type') },
+        ...validatedBy(validateSecret, validateSecretUpdate),
         defaults: (o) => {
           if (o.type === undefined || o.type === '') o.type = 'Opaque';
           // stringData is write-only: its entries are folded into data, base64-encoded, as upstream's conversion does.

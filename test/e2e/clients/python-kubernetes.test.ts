@@ -248,4 +248,35 @@ except ApiException as e:
       message: 'Operation cannot be fulfilled on configmaps "typed": the object has been modified; please apply your changes to the latest version and try again',
     });
   });
+
+  it('raises ApiException 422 for a bad ConfigMap key, a change of an immutable one and a TLS Secret without its keys', async () => {
+    const [badKey, immutable, tls] = await python(`
+def invalid(fn):
+    try:
+        fn()
+        out(accepted=True)
+    except ApiException as e:
+        body = json.loads(e.body)
+        out(status=e.status, reason=body['reason'], message=body['message'], causes=[c['field'] for c in body['details']['causes']])
+invalid(lambda: core.create_namespaced_config_map(${JSON.stringify(NS)}, {'metadata': {'name': 'bad-key'}, 'data': {'a b': 'v'}}))
+core.create_namespaced_config_map(${JSON.stringify(NS)}, {'metadata': {'name': 'frozen'}, 'immutable': True, 'data': {'a': '1'}})
+invalid(lambda: merge_patch('/api/v1/namespaces/${NS}/configmaps/frozen', {'data': {'a': '2'}}, 'V1ConfigMap'))
+invalid(lambda: core.create_namespaced_secret(${JSON.stringify(NS)}, {'metadata': {'name': 'tls'}, 'type': 'kubernetes.io/tls', 'data': {'tls.crt': ''}}))
+`);
+    assert.deepEqual(badKey, {
+      status: 422,
+      reason: 'Invalid',
+      message:
+        `ConfigMap "bad-key" is invalid: data[a b]: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' ` +
+        `(e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+      causes: ['data[a b]'],
+    });
+    assert.deepEqual(immutable, {
+      status: 422,
+      reason: 'Invalid',
+      message: 'ConfigMap "frozen" is invalid: data: Forbidden: field is immutable when `immutable` is set',
+      causes: ['data'],
+    });
+    assert.deepEqual(tls, { status: 422, reason: 'Invalid', message: 'Secret "tls" is invalid: data[tls.key]: Required value', causes: ['data[tls.key]'] });
+  });
 });
