@@ -7,6 +7,10 @@ import { Registry } from '../registry.js';
 import { ObjectStorage } from './object-storage.js';
 
 async function configmaps() {
+  return (await newTestRegistry()).store('', 'v1', 'configmaps');
+}
+
+async function newTestRegistry(): Promise<Registry> {
   const registry = new Registry({
     scheme: newBuiltinScheme(),
     storage: new ObjectStorage(newMemoryStorage()),
@@ -14,7 +18,7 @@ async function configmaps() {
     definitions: builtinDefinitions(),
   });
   await registry.store('', 'v1', 'namespaces').create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
-  return registry.store('', 'v1', 'configmaps');
+  return registry;
 }
 
 describe('GenericStore delete', () => {
@@ -40,6 +44,23 @@ describe('GenericStore delete', () => {
       return next;
     });
     await assert.rejects(store.get('default', 'held'), (e: unknown) => (e as { code?: number }).code === 404);
+  });
+
+  it('bumps a set generation once when it marks an object for deletion, as upstream\'s markAsDeleting', async () => {
+    const registry = await newTestRegistry();
+    const store = registry.store('', 'v1', 'configmaps');
+    await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain', finalizers: ['example.com/hold'] } });
+    assert.equal((await store.delete('default', 'plain')).object.metadata.generation, undefined);
+    const deployments = registry.store('apps', 'v1', 'deployments');
+    const labels = { app: 'd' };
+    await deployments.create('default', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', finalizers: ['example.com/hold'] },
+      spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } } },
+    });
+    assert.equal((await deployments.delete('default', 'd')).object.metadata.generation, 2);
+    assert.equal((await deployments.delete('default', 'd')).object.metadata.generation, 2, 'a second delete is no new generation');
   });
 
   it('refuses to create in a namespace that does not exist', async () => {

@@ -355,6 +355,9 @@ export class GenericStore {
           meta.deletionTimestamp = formatTime(new Date(Date.now() + grace * 1000));
           meta.deletionGracePeriodSeconds = grace;
         }
+        // Marking an object for deletion is a change its controller must see: upstream bumps a
+        // set generation then (markAsDeleting, BeforeDelete), but not when a grace period shortens.
+        if (!terminating && (meta.generation ?? 0) > 0) meta.generation = meta.generation! + 1;
         meta.finalizers = deletionFinalizers(latest, params);
         if (meta.finalizers.length === 0) delete meta.finalizers;
         return latest;

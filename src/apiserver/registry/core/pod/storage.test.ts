@@ -33,7 +33,9 @@ describe('pod storage', () => {
     assert.equal(spec(created).restartPolicy, 'Always');
     assert.equal(spec(created).tolerations, undefined);
     assert.deepEqual(created.status, { phase: 'Pending', qosClass: 'Guaranteed' });
-    assert.equal(created.metadata.generation, undefined);
+    // 1.33 (KEP-5067): generation 1 at create, whatever the client sent.
+    assert.equal(created.metadata.generation, 1);
+    assert.equal((await pods.create('default', { ...podBody('q'), metadata: { name: 'q', generation: 7 } })).metadata.generation, 1);
   });
 
   it('refuses an invalid pod with upstream messages, once each', async () => {
@@ -70,6 +72,28 @@ describe('pod storage', () => {
     const updated = await status.update('default', 'p', (current) => ({ ...current!, status: { phase: 'Running' }, spec: { ...spec(current!), nodeName: 'n1' } }));
     assert.equal((updated.object.status as { phase: string }).phase, 'Running');
     assert.equal(spec(updated.object).nodeName, undefined);
+  });
+
+  it('counts generations as 1.33 does: +1 for a spec change and for graceful deletion, not for metadata or status', async () => {
+    const registry = await newRegistry();
+    const pods = registry.store('', 'v1', 'pods');
+    await pods.create('default', { ...podBody(), spec: { ...spec(podBody()), nodeName: 'n1' } });
+    const generation = async (): Promise<number | undefined> => (await pods.get('default', 'p')).metadata.generation;
+    await pods.update('default', 'p', (current) => ({ ...current!, metadata: { ...current!.metadata, labels: { a: 'b' } } }));
+    const status = registry.lookup('', 'v1', 'pods')!.subresources.get('status')!.store;
+    await status.update('default', 'p', (current) => ({ ...current!, status: { phase: 'Running' } }));
+    assert.equal(await generation(), 1);
+    await pods.update('default', 'p', (current) => {
+      const next = structuredClone(current!);
+      (spec(next).containers as { image: string }[])[0]!.image = 'nginx:2';
+      return next;
+    });
+    assert.equal(await generation(), 2);
+    const { object, deleted } = await pods.delete('default', 'p', { gracePeriodSeconds: 30 });
+    assert.equal(deleted, false);
+    assert.equal(object.metadata.generation, 3);
+    // A shorter grace period is no new generation.
+    assert.equal((await pods.delete('default', 'p', { gracePeriodSeconds: 10 })).object.metadata.generation, 3);
   });
 });
 

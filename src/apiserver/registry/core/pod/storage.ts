@@ -58,7 +58,9 @@ function preparePodForCreate(p: Pod): void {
 
 const strategies = newWorkloadStrategy<Pod>({
   hasStatus: true,
-  generation: false,
+  // Since 1.33 (KEP-5067, not behind a feature gate) a pod's generation is 1 at
+  // create and grows with each change of its spec.
+  generation: true,
   validateName: validatePodName,
   defaults: defaultPod,
   prepareForCreate: preparePodForCreate,
