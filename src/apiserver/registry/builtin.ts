@@ -47,6 +47,7 @@ import { clusterRoleBindingTable } from './rbac/clusterrolebinding/table.js';
 import { roleTable } from './rbac/role/table.js';
 import { roleBindingTable } from './rbac/rolebinding/table.js';
 import { priorityClassTable } from './scheduling/priorityclass/table.js';
+import { validateLease, validateLeaseUpdate } from '../../api/coordination/v1/validation.js';
 import { validateConfigMap, validateConfigMapUpdate, validateSecret, validateSecretUpdate } from '../../api/core/v1/config-validation.js';
 import { validateResourceQuota, validateResourceQuotaUpdate } from '../../api/core/v1/resource-quota-validation.js';
 import { validatePodDisruptionBudget, validatePodDisruptionBudgetUpdate } from '../../api/policy/v1/validation.js';
@@ -166,7 +167,11 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ['batch', 'Job', jobDefinition],
     ['certificates.k8s.io', 'CertificateSigningRequest', certificateSigningRequestDefinition],
     // A Lease may be created by a PUT, and an update must name the resourceVersion it replaces (upstream's lease strategy).
-    ['coordination.k8s.io', 'Lease', plain(nameIsDNSSubdomain, { table: table(leaseTable), allowCreateOnUpdate: true, allowUnconditionalUpdate: false })],
+    [
+      'coordination.k8s.io',
+      'Lease',
+      plain(nameIsDNSSubdomain, { table: table(leaseTable), allowCreateOnUpdate: true, allowUnconditionalUpdate: false, ...validatedBy(validateLease, validateLeaseUpdate) }),
+    ],
     ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain, { table: table(endpointSliceTable) })],
     ['events.k8s.io', 'Event', eventsV1EventDefinition],
     [
