@@ -27,6 +27,7 @@ import { rootCaCertPublisherController } from './rootcacertpublisher/controller.
 import { serviceAccountController } from './serviceaccount/controller.js';
 import { statefulSetController } from './statefulset/controller.js';
 import { taintEvictionController } from './tainteviction/controller.js';
+import { ttlAfterFinishedController } from './ttlafterfinished/controller.js';
 
 export const CONTROLLERS: readonly ControllerDefinition[] = [
   bootstrapSignerController,
@@ -52,6 +53,7 @@ export const CONTROLLERS: readonly ControllerDefinition[] = [
   statefulSetController,
   taintEvictionController,
   tokenCleanerController,
+  ttlAfterFinishedController,
 ];
 
 /** The names of the definitions, sorted (for messages and help). */

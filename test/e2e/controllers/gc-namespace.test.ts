@@ -3,7 +3,9 @@
  * k8ts API server and controller manager running only these two controllers
  * and the ServiceAccount controller (lean-cluster.ts), hand-made owners and dependents created over HTTPS, and
  * kubectl 1.32 deleting with --cascade=background|foreground|orphan and
- * `delete namespace`, each with --wait, finishing as upstream's do.
+ * `delete namespace`, each with --wait, finishing as upstream's do; and the
+ * TTL-after-finished controller deleting a finished Job (through the
+ * collector, in the foreground).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -31,7 +33,7 @@ describe('garbage collector and namespace controller (kubectl 1.32)', { timeout:
   let kubectl: Kubectl;
 
   before(async () => {
-    cluster = await startLeanCluster('gc-e2e', { controllerManagerArgs: ['--controllers=garbage-collector,namespace,serviceaccount'] });
+    cluster = await startLeanCluster('gc-e2e', { controllerManagerArgs: ['--controllers=garbage-collector,namespace,serviceaccount,ttl-after-finished'] });
     api = new ApiClient(serverUrlOf(cluster.kubeconfig), join(cluster.workDir, 'data', 'pki'));
     kubectl = newKubectl('1.32', cluster.kubeconfig);
     await kubectl.ok('create', 'namespace', NS);
@@ -138,6 +140,46 @@ describe('garbage collector and namespace controller (kubectl 1.32)', { timeout:
     await create('configmaps', configMap('reborn'));
     await waitGone('configmaps', 'reborn-child');
     assert.equal((await get('configmaps', 'reborn')).status, 200);
+  });
+
+  it('a finished Job with ttlSecondsAfterFinished is deleted once its TTL is over; one without stays', async () => {
+    const job = (name: string, ttl?: number): Json => ({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name },
+      spec: {
+        suspend: true,
+        ...(ttl !== undefined ? { ttlSecondsAfterFinished: ttl } : {}),
+        template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1.35' }] } },
+      },
+    });
+    const jobs = `/apis/batch/v1/namespaces/${NS}/jobs`;
+    for (const body of [job('ttl-done', 1), job('no-ttl')]) {
+      const created = await api.request('POST', jobs, { body: JSON.stringify(body) });
+      assert.equal(created.status, 201, created.text);
+      // No job controller runs here: the test finishes the Job itself, as the job controller would.
+      const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      const finished = await api.request('PATCH', `${jobs}/${(body.metadata as Meta).name}/status`, {
+        headers: { 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify({
+          status: {
+            startTime: at,
+            completionTime: at,
+            conditions: [
+              { type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: at },
+              { type: 'Complete', status: 'True', lastTransitionTime: at },
+            ],
+          },
+        }),
+      });
+      assert.equal(finished.status, 200, finished.text);
+    }
+    const deadline = Date.now() + 30_000;
+    while ((await api.request('GET', `${jobs}/ttl-done`)).status !== 404) {
+      if (Date.now() > deadline) throw new Error('the Job with a TTL of 1 s still exists after 30 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal((await api.request('GET', `${jobs}/no-ttl`)).status, 200);
   });
 
   it('kubectl delete namespace --wait: the namespace is Terminating until its content is gone, then goes', async () => {
