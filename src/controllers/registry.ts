@@ -21,6 +21,7 @@ import { jobController } from './job/controller.js';
 import { namespaceController } from './namespace/controller.js';
 import { nodeIpamController } from './nodeipam/controller.js';
 import { nodeLifecycleController } from './nodelifecycle/controller.js';
+import { podGcController } from './podgc/controller.js';
 import { replicaSetController } from './replicaset/controller.js';
 import { resourceQuotaController } from './resourcequota/controller.js';
 import { rootCaCertPublisherController } from './rootcacertpublisher/controller.js';
@@ -46,6 +47,7 @@ export const CONTROLLERS: readonly ControllerDefinition[] = [
   namespaceController,
   nodeIpamController,
   nodeLifecycleController,
+  podGcController,
   replicaSetController,
   resourceQuotaController,
   rootCaCertPublisherController,

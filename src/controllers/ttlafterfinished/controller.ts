@@ -79,7 +79,7 @@ export function newTtlAfterFinishedController(options: TtlAfterFinishedOptions =
             propagationPolicy: 'Foreground',
             ...(fresh.metadata.resourceVersion !== undefined ? { preconditions: { resourceVersion: fresh.metadata.resourceVersion } } : {}),
           });
-          ctx.logger.debug({ controller: 'ttl-after-finished', job: key }, 'deleted a finished Job whose TTL expired');
+          ctx.logger.debug({ job: key }, 'deleted a finished Job whose TTL expired');
         } catch (e: unknown) {
           if (isNotFound(e)) return;
           // Changed since the read: look again with what the watch brings.
