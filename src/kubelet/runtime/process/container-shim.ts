@@ -24,6 +24,7 @@ import { lowerPriority } from './cpu-priority.js';
 import { CriLogStreamSplitter, type LogStreamName } from './cri-log.js';
 import { encodeFrame, FRAME_EXIT, FRAME_STDERR, FRAME_STDOUT, type AttachHeader } from './shim-protocol.js';
 import { attachSocketPath, containerFile, readJsonIfExists, shimStateFile, writeJsonAtomic, type ContainerRecord, type ShimState } from './state-files.js';
+import { startErrorMessage } from './start-error.js';
 
 /** How long to wait for the pipes to close after the process exited (a daemonised grandchild may hold them). */
 const PIPE_DRAIN_MS = 2000;
@@ -124,7 +125,8 @@ export function superviseContainer(dir: string, events: SupervisionEvents): void
   child.on('error', (e: Error) => {
     // The command could not be started (ENOENT, EACCES, a bad cwd): containerd's StartError.
     const now = nowNanos().toString();
-    const state: ShimState = { shimPid: process.pid, pid: 0, startedAt: now, finishedAt: now, exitCode: 128, startError: e.message };
+    const startError = `unable to start container process: ${startErrorMessage(file, record.workingDir, e)}`;
+    const state: ShimState = { shimPid: process.pid, pid: 0, startedAt: now, finishedAt: now, exitCode: 128, startError };
     writeJsonAtomic(shimStateFile(dir), state);
     closeSync(logFd);
     events.started();

@@ -182,11 +182,13 @@ describe('process runtime', () => {
     const sc = sandbox(root);
     const sb = await rt.runPodSandbox(sc);
     const id = await rt.createContainer(sb, container(['/no/such/command'], []), sc);
-    await assert.rejects(rt.startContainer(id), /ENOENT/);
+    // runc's words, not Node's (spawn /no/such/command ENOENT).
+    await assert.rejects(rt.startContainer(id), /unable to start container process: exec: "\/no\/such\/command": stat \/no\/such\/command: no such file or directory$/);
     const s = await rt.containerStatus(id);
     assert.equal(s.state, 'CONTAINER_EXITED');
     assert.equal(s.exitCode, 128);
     assert.equal(s.reason, 'StartError');
+    assert.equal(s.message, 'unable to start container process: exec: "/no/such/command": stat /no/such/command: no such file or directory');
   });
 
   it('starts a container once even when asked twice at the same time', async () => {

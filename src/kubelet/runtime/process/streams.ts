@@ -15,6 +15,7 @@ import { constants } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { RuntimeError, type StreamSession } from '../interface.js';
 import { FrameDecoder, FRAME_EXIT, FRAME_STDERR, FRAME_STDOUT } from './shim-protocol.js';
+import { startErrorMessage } from './start-error.js';
 
 export interface ProcessContext {
   readonly env: Readonly<Record<string, string>>;
@@ -54,7 +55,7 @@ export async function startExecSession(ctx: ProcessContext, options: ExecStreamO
   });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
-    child.once('error', (e) => reject(new RuntimeError('Unknown', `exec ${JSON.stringify(file)}: ${e.message}`, { cause: e })));
+    child.once('error', (e) => reject(new RuntimeError('Unknown', `exec failed: unable to start container process: ${startErrorMessage(file, ctx.cwd, e)}`, { cause: e })));
   });
   const stdout = options.stdout ? new PassThrough() : undefined;
   const stderr = wantStderr ? new PassThrough() : undefined;
