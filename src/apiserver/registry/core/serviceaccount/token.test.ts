@@ -80,7 +80,7 @@ describe('serviceaccounts/token (TokenRequest)', () => {
 
   it('refuses a pod of another service account, a foreign uid, and other kinds', async () => {
     await assert.rejects(request('builder', { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'other' } }), fails(400, /cannot bind token for serviceaccount "builder" to pod running with serviceaccount "default"/));
-    await assert.rejects(request('builder', { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web', uid: 'stale' } }), fails(409, /the UID in the bound object reference \(stale\) does not match the UID in record/));
+    await assert.rejects(request('builder', { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web', uid: 'stale' } }), fails(409, /the UID in the bound object reference \(stale\) does not match the UID in record\. The object might have been deleted and then recreated$/));
     await assert.rejects(request('builder', { boundObjectRef: { kind: 'Deployment', apiVersion: 'apps/v1', name: 'x' } }), fails(400, /^cannot bind token to object of type apps\/v1, Kind=Deployment$/));
     await assert.rejects(request('builder', { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'missing' } }), fails(404, /pods "missing" not found/));
   });

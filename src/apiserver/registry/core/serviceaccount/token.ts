@@ -113,7 +113,8 @@ async function bind(t: Target, ref: NonNullable<TokenRequestSpec['boundObjectRef
     throw conflict(
       { group, resource: kind },
       ref.name ?? '',
-      `the UID in the bound object reference (${ref.uid ?? ''}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+      // Upstream names only the reference's UID here (unlike a precondition conflict, which names both).
+      `the UID in the bound object reference (${ref.uid ?? ''}) does not match the UID in record. The object might have been deleted and then recreated`,
     );
   }
   return binding;
