@@ -212,6 +212,14 @@ describe('field validation, with real kubectl', () => {
           wrong.stderr,
           /^The request is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"coordination\.k8s\.io\/v1\\",\\"kind\\":\\"Lease\\",.*\}": json: cannot unmarshal string into Go struct field LeaseSpec\.spec\.leaseDurationSeconds of type int32\n$/,
         );
+        // A strategic merge patch (kubectl's default, and what a client-side apply sends) is
+        // decoded by the unstructured converter upstream: no struct field in its words.
+        const strategic = await kubectl('patch', 'lease', name, '-p', '{"spec":{"leaseDurationSeconds":"x"}}');
+        assert.equal(strategic.code, 1, strategic.stderr);
+        assert.equal(
+          strategic.stderr,
+          'The request is invalid: patch: Invalid value: "map[spec:map[leaseDurationSeconds:x]]": json: cannot unmarshal string into Go value of type int32\n',
+        );
       });
 
       it('a raw JSON body: duplicate fields are strict errors too, and the last one wins', async () => {

@@ -350,6 +350,15 @@ export interface TypedDecodeOptions {
   readonly strict: boolean;
   /** Walk object keys in sorted order, as a Go map hands them over (YAML bodies, patched objects). */
   readonly sortKeys?: boolean;
+  /**
+   * Decode as apimachinery's unstructured converter (FromUnstructured) does,
+   * not as encoding/json: the strategic merge patch handler turns its patched
+   * map into the typed object that way. Its type errors have their own words
+   * (`cannot restore slice from string`, `cannot convert int64 to string`,
+   * or json's `… into Go value of type int32` without a struct field), and
+   * the first one ends the decoding.
+   */
+  readonly converter?: boolean;
 }
 
 export interface TypedDecodeResult {
@@ -403,24 +412,27 @@ class TypedDecoder {
       case 'raw':
         return nodeToValue(node);
       case 'string':
-        return node.type === 'string' ? node.value : this.mismatch(node, type.goType, existing);
+        return node.type === 'string' ? node.value : this.mismatch(node, type, existing);
       case 'bool':
-        return node.type === 'boolean' ? node.value : this.mismatch(node, type.goType, existing);
+        return node.type === 'boolean' ? node.value : this.mismatch(node, type, existing);
       case 'bytes': {
         // Go decodes a string as base64, and an array of numbers element by element.
         if (node.type === 'array') return nodeToValue(node);
-        if (node.type !== 'string') return this.mismatch(node, type.goType, existing);
+        if (node.type !== 'string') return this.mismatch(node, type, existing);
         const bad = base64ErrorOffset(node.value);
-        if (bad !== undefined) this.savedError ??= `illegal base64 data at input byte ${bad}`;
+        if (bad !== undefined && this.options.converter === true) this.fatal(`error decoding from json: illegal base64 data at input byte ${bad}`);
+        else if (bad !== undefined) this.savedError ??= `illegal base64 data at input byte ${bad}`;
         return node.value;
       }
       case 'int':
-        if (node.type !== 'number') return this.mismatch(node, type.goType, existing);
-        if (!fitsInt(node.literal, type.bits)) return this.mismatch(node, type.goType, existing, `number ${node.literal}`);
+        if (node.type !== 'number') return this.mismatch(node, type, existing);
+        // The converter narrows an integer with reflect's Convert, which never fails.
+        if (this.options.converter === true && INT_LITERAL.test(node.literal)) return node.value;
+        if (!fitsInt(node.literal, type.bits)) return this.mismatch(node, type, existing, `number ${node.literal}`);
         return node.value;
       case 'float':
-        if (node.type !== 'number') return this.mismatch(node, type.goType, existing);
-        if (!Number.isFinite(node.value)) return this.mismatch(node, type.goType, existing, `number ${node.literal}`);
+        if (node.type !== 'number') return this.mismatch(node, type, existing);
+        if (!Number.isFinite(node.value)) return this.mismatch(node, type, existing, `number ${node.literal}`);
         return node.value;
       case 'time':
         // metav1.Time's UnmarshalJSON decodes a string first.
@@ -439,7 +451,7 @@ class TypedDecoder {
   }
 
   private struct(node: JsonNode, type: GoType & { kind: 'struct' }, existing: unknown): unknown {
-    if (node.type !== 'object') return this.mismatch(node, type.goType, existing);
+    if (node.type !== 'object') return this.mismatch(node, type, existing);
     // A duplicated struct field decodes into the value the first one left.
     const out: Record<string, unknown> = isPlainObject(existing) ? existing : {};
     const seen = this.options.strict ? new Set<string>() : undefined;
@@ -468,7 +480,7 @@ class TypedDecoder {
   }
 
   private map(node: JsonNode, type: { readonly goType: string; readonly elem: GoType }, existing: unknown): unknown {
-    if (node.type !== 'object') return this.mismatch(node, type.goType, existing);
+    if (node.type !== 'object') return this.mismatch(node, { kind: 'map', ...type }, existing);
     // A duplicated map field adds to the map the first one made; its values are decoded afresh.
     const out: Record<string, unknown> = isPlainObject(existing) ? existing : {};
     const seen = this.options.strict ? new Set<string>() : undefined;
@@ -482,7 +494,7 @@ class TypedDecoder {
   }
 
   private slice(node: JsonNode, type: { readonly goType: string; readonly elem: GoType }, existing: unknown): unknown {
-    if (node.type !== 'array') return this.mismatch(node, type.goType, existing);
+    if (node.type !== 'array') return this.mismatch(node, { kind: 'slice', ...type }, existing);
     // Go decodes into the elements a duplicated field left, index by index.
     const previous = Array.isArray(existing) ? (existing as unknown[]) : [];
     const out: unknown[] = [];
@@ -571,8 +583,9 @@ class TypedDecoder {
   }
 
   /** A value of the wrong JSON type: Go saves the first such error and leaves the field alone. */
-  private mismatch(node: JsonNode, goType: string, existing: unknown, value = valueName(node)): unknown {
-    this.savedError ??= this.typeErrorText(value, goType);
+  private mismatch(node: JsonNode, type: GoType, existing: unknown, value = valueName(node)): unknown {
+    if (this.options.converter === true) this.fatal(converterTypeError(node, type));
+    else this.savedError ??= this.typeErrorText(value, type.goType);
     return existing;
   }
 
@@ -582,7 +595,8 @@ class TypedDecoder {
 
   /** Go's UnmarshalTypeError text, with the decoder's error context. */
   private typeErrorText(value: string, goType: string): string {
-    if (this.structName !== undefined || this.fieldStack.length > 0) {
+    // The converter hands each value to json.Unmarshal alone: no struct field to name.
+    if (this.options.converter !== true && (this.structName !== undefined || this.fieldStack.length > 0)) {
       return `json: cannot unmarshal ${value} into Go struct field ${this.structName ?? ''}.${this.fieldStack.join('.')} of type ${goType}`;
     }
     return `json: cannot unmarshal ${value} into Go value of type ${goType}`;
@@ -590,6 +604,46 @@ class TypedDecoder {
 }
 
 const SKIP = Symbol('skip');
+
+/**
+ * runtime.DefaultUnstructuredConverter's error for a value that does not fit
+ * its Go type: a struct, map or slice wants a map or a slice; a scalar takes
+ * reflect's conversions between integers and floats (and an integer into a
+ * string type, which it refuses in its own words); anything else goes through
+ * json.Unmarshal on its own.
+ */
+function converterTypeError(node: JsonNode, type: GoType): string {
+  const kind = reflectKind(node);
+  switch (type.kind) {
+    case 'struct':
+      return `cannot restore struct from: ${kind}`;
+    case 'map':
+      return `cannot restore map from ${kind}`;
+    case 'slice':
+    case 'bytes':
+      return `cannot restore slice from ${kind}`;
+    default:
+      if (kind === 'int64' && type.kind === 'string') return `cannot convert int64 to ${type.goType}`;
+      if (kind === 'float64' && type.kind === 'int') return `cannot convert float64 to ${type.goType}`;
+      return `json: cannot unmarshal ${valueName(node)} into Go value of type ${type.goType}`;
+  }
+}
+
+/** The reflect.Kind of a value in an unstructured map: JSON integers are int64, other numbers float64. */
+function reflectKind(node: JsonNode): string {
+  switch (node.type) {
+    case 'number':
+      return INT_LITERAL.test(node.literal) ? 'int64' : 'float64';
+    case 'boolean':
+      return 'bool';
+    case 'array':
+      return 'slice';
+    case 'object':
+      return 'map';
+    default:
+      return node.type;
+  }
+}
 
 /** How Go's decoder names a JSON value in a type error. */
 function valueName(node: JsonNode): string {

@@ -80,7 +80,7 @@ describe('PATCH with a strategic merge patch', () => {
       () => smp({ spec: { template: { spec: { volumes: [[1]] } } } }),
       422,
       'Invalid',
-      ' "" is invalid: patch: Invalid value: "map[spec:map[template:map[spec:map[volumes:[[1]]]]]]": json: cannot unmarshal array into Go struct field PodSpec.spec.template.spec.volumes of type v1.Volume',
+      ' "" is invalid: patch: Invalid value: "map[spec:map[template:map[spec:map[volumes:[[1]]]]]]": cannot restore struct from: slice',
     );
     const withFinalizers = { ...current(), metadata: { name: 'web', namespace: 'default', finalizers: [] } } as KubeObject;
     const patch = { metadata: { finalizers: [['a']] } };
@@ -117,7 +117,36 @@ describe('PATCH with a strategic merge patch', () => {
       () => smp({ spec: { replicas: 'two' } }, 'Ignore'),
       422,
       'Invalid',
-      ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:two]]": json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+      ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:two]]": json: cannot unmarshal string into Go value of type int32',
     );
+  });
+  it('wrong types are told in the unstructured converter\'s words, as upstream\'s strategic merge patch handler decodes its patched map', () => {
+    const container = (fields: Record<string, unknown>) => ({ spec: { template: { spec: { containers: [{ name: 'web', ...fields }] } } } });
+    const cases: Array<[unknown, string]> = [
+      // kubectl apply of a manifest with `env: prod` (a client-side apply is a strategic merge patch).
+      [container({ env: 'prod' }), 'cannot restore slice from string'],
+      [container({ command: 1 }), 'cannot restore slice from int64'],
+      [{ metadata: { labels: 'x' } }, 'cannot restore map from string'],
+      [{ spec: { strategy: 'x' } }, 'cannot restore struct from: string'],
+      [{ spec: { selector: [1] } }, 'cannot restore struct from: slice'],
+      [container({ image: 5 }), 'cannot convert int64 to string'],
+      [container({ imagePullPolicy: 3 }), 'cannot convert int64 to v1.PullPolicy'],
+      [{ spec: { replicas: 1.5 } }, 'cannot convert float64 to int32'],
+      [{ spec: { paused: 1 } }, 'json: cannot unmarshal number into Go value of type bool'],
+      [{ spec: { paused: 'yes' } }, 'json: cannot unmarshal string into Go value of type bool'],
+      [{ spec: { replicas: true } }, 'json: cannot unmarshal bool into Go value of type int32'],
+      [container({ image: 1.5 }), 'json: cannot unmarshal number into Go value of type string'],
+      [{ metadata: { creationTimestamp: 1 } }, 'json: cannot unmarshal number into Go value of type string'],
+    ];
+    for (const [patch, message] of cases) {
+      assert.throws(() => smp(patch), (e: unknown) => {
+        assert.ok(e instanceof StatusError, String(e));
+        assert.equal(e.code, 422);
+        assert.ok(e.message.endsWith(`": ${message}`), `${JSON.stringify(patch)}: ${e.message}`);
+        return true;
+      });
+    }
+    // An integer into a narrower one is reflect's Convert, which does not fail.
+    assert.equal((smp({ spec: { replicas: 3 } }).value as { spec: { replicas: number } }).spec.replicas, 3);
   });
 });

@@ -11,9 +11,11 @@
  *   its errors are 400 (a malformed directive), 422 (a list of lists) or a
  *   500 with upstream's text and no reason (anything else: a missing merge
  *   key, an unknown `$patch`, …);
- * - the result is decoded against the kind's schema: a wrong type is a 422,
- *   unknown fields are dropped and reported as fieldValidation asks. The
- *   422's value is the patch as Go's `%+v` prints what is left of it.
+ * - the result is decoded against the kind's schema as the unstructured
+ *   converter decodes a map (its own type errors: `cannot restore slice from
+ *   string`): a wrong type is a 422, unknown fields are dropped and reported
+ *   as fieldValidation asks. The 422's value is the patch as Go's `%+v`
+ *   prints what is left of it.
  */
 import type { GroupVersionKind } from '../../api/scheme.js';
 import { invalid as invalidField } from '../../machinery/field-errors.js';
@@ -109,7 +111,7 @@ function decodePatched(patched: JsonMap, patchLeft: JsonMap, expected: GroupVers
   const strict = directive !== 'Ignore';
   let result: ReturnType<typeof decodeTyped>;
   try {
-    result = decodeTyped(nodeFromValue(patched), type, { strict, sortKeys: true });
+    result = decodeTyped(nodeFromValue(patched), type, { strict, sortKeys: true, converter: true });
   } catch (e: unknown) {
     throw asStatusError(e);
   }
