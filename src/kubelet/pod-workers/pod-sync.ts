@@ -124,7 +124,12 @@ export class PodSyncer {
     // Read again only after changing something: a sync with nothing to do (most syncs of a running pod) reports what it read.
     const after = acted ? await readRuntimePod(this.runtime, state.uid) : runtimePod;
     await this.pruneContainers(pod, after);
-    const status = await this.reportStatus(state, after, false);
+    // As upstream's SyncPod, the status is the runtime as this sync found it, before it acted:
+    // what it started is reported by the sync the next relist (PLEG) wakes, as running or, when
+    // it has already exited, as exited. Reporting a container the moment it was started would
+    // count one that exits at once (a crash loop) as running and ready, and a Deployment of such
+    // pods would briefly be Available and its rollout complete.
+    const status = await this.reportStatus(state, runtimePod, false);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
     if (terminal) {
       await this.stopPod(state, after, { gracePeriodOverride: 0 });

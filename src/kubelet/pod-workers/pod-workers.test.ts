@@ -131,6 +131,23 @@ describe('pod workers on the process runtime', () => {
     }, WAIT);
   });
 
+  it('reports what a sync started only from the next sync, as upstream (status from the runtime as the sync found it)', async () => {
+    // A long relist: nothing wakes the pod again by itself.
+    const h = harness({ workers: { relistIntervalMs: 60_000 } });
+    const created = await h.createPod(shellPod('found', 'exec sleep 1000'));
+    await waitFor(() => h.client.actionsOf('patch', 'pods/status').length > 0, WAIT);
+    // The sync that made the sandbox and started the container reports the pod as it found it:
+    // Pending, its container ContainerCreating, no IP. Reporting the just-started container as
+    // running would make a container that exits at once look running and ready.
+    const first = JSON.stringify(h.client.actionsOf('patch', 'pods/status')[0]!.body);
+    assert.match(first, /"phase":"Pending"/);
+    assert.match(first, /"reason":"ContainerCreating"/);
+    assert.doesNotMatch(first, /"running"|"podIP"/);
+    // The next sync (here asked for, as the relist would on seeing the new container) finds it running.
+    h.workers.requestSync(created.metadata.uid!);
+    await waitFor(async () => (await h.getPod('found'))?.status?.phase === 'Running' && statusOf(await h.getPod('found'))?.state?.running !== undefined, WAIT);
+  });
+
   it("writes a readiness change at once, while the pod's sync is still busy", async () => {
     const h = harness();
     await h.createPod(shellPod('ready', 'exec sleep 1000'));
