@@ -90,6 +90,14 @@ describe('API machinery', () => {
     assert.match(plain.text, /^\{"apiVersion":"v1"/);
   });
 
+  it('creates from the first document of a YAML body of several, as upstream’s single YAML Unmarshal', async () => {
+    const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yaml-first\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yaml-second\n';
+    const r = await api.request('POST', configMaps, { body, headers: { 'content-type': 'application/yaml' } });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json<{ metadata: { name: string } }>().metadata.name, 'yaml-first');
+    assert.equal((await api.request('GET', `${configMaps}/yaml-second`)).status, 404);
+  });
+
   it('refuses a watch in YAML (no stream serializer) with 406', async () => {
     const r = await api.request('GET', `${configMaps}?watch=1&timeoutSeconds=1`, { headers: { accept: 'application/yaml' } });
     assert.equal(r.status, 406, r.text);

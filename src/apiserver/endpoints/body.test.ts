@@ -88,4 +88,15 @@ describe('decodeDocument (YAML)', () => {
       j: Infinity,
     });
   });
+
+  it('decodes only the first document of several, as one Go YAML Unmarshal does', () => {
+    assert.deepEqual(yaml('kind: ConfigMap\nmetadata: {name: a}\n---\nkind: Secret\n'), { kind: 'ConfigMap', metadata: { name: 'a' } });
+  });
+
+  it('answers a malformed first document with a 400 naming the YAML error', () => {
+    assert.throws(
+      () => yaml('a: [unclosed\n---\nb: 1\n'),
+      (e: unknown) => e instanceof StatusError && e.status.code === 400 && /^error decoding the request body as YAML: /.test(e.status.message ?? ''),
+    );
+  });
 });

@@ -3,8 +3,8 @@
  * decoded from JSON, YAML or (for options bodies) Kubernetes protobuf into an
  * object. Malformed input is a 400 that says what is wrong; it never reaches storage.
  */
-import { parse as parseYaml } from 'yaml';
 import { asGoYamlTags } from './go-yaml-tags.js';
+import { firstYamlDocument } from './first-yaml-document.js';
 import { ProtobufError } from '../../api/protobuf/codec.js';
 import { decodeObject, PROTOBUF_MEDIA_TYPE } from '../../api/protobuf/envelope.js';
 import { badRequest, requestEntityTooLarge } from '../../machinery/status.js';
@@ -77,8 +77,11 @@ export function decodeDocument(body: Buffer, encoding: 'json' | 'yaml'): unknown
   if (encoding === 'json') return decodeJsonText(text);
   if (text.trim() === '') throw badRequest('the request body is empty');
   try {
-    // YAML 1.1, as Go's YAML decoder reads Kubernetes manifests.
-    return parseYaml(text, { version: '1.1', merge: true, customTags: asGoYamlTags }) as unknown;
+    // YAML 1.1, as Go's YAML decoder reads Kubernetes manifests; only the first document counts.
+    const doc = firstYamlDocument(text, { version: '1.1', merge: true, customTags: asGoYamlTags });
+    const first = doc.errors[0];
+    if (first !== undefined) throw first;
+    return doc.toJS({ maxAliasCount: 100 }) as unknown;
   } catch (e: unknown) {
     throw badRequest(`error decoding the request body as YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
   }

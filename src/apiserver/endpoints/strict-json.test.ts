@@ -80,6 +80,12 @@ describe('strictFieldError', () => {
 });
 
 describe('decodeYamlStrict', () => {
+  it('decodes only the first document of a stream, with its own duplicate keys', () => {
+    const { value, duplicateKeyError } = decodeYamlStrict('kind: ConfigMap\nkind: ConfigMap\n---\nkind: Secret\nkind: Secret\n');
+    assert.deepEqual(value, { kind: 'ConfigMap' });
+    assert.equal(duplicateKeyError, 'yaml: unmarshal errors:\n  line 2: key "kind" already set in map');
+  });
+
   // The body of upstream's test/integration/apiserver/field_validation_test.go (invalidBodyYAML).
   const upstreamBody = `apiVersion: apps/v1
 kind: Deployment

@@ -22,7 +22,8 @@
  * duplicateFields(node); // ['duplicate field "a"']
  */
 import { asGoYamlTags } from './go-yaml-tags.js';
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node as YamlNode } from 'yaml';
+import { firstYamlDocument } from './first-yaml-document.js';
 import { badRequest } from '../../machinery/status.js';
 import { goQuote } from '../../machinery/validation/go-text.js';
 
@@ -331,7 +332,7 @@ export interface StrictYaml {
 export function decodeYamlStrict(text: string): StrictYaml {
   if (text.trim() === '') throw badRequest('the request body is empty');
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { version: '1.1', merge: true, uniqueKeys: false, lineCounter, customTags: asGoYamlTags });
+  const doc = firstYamlDocument(text, { version: '1.1', merge: true, uniqueKeys: false, lineCounter, customTags: asGoYamlTags });
   const first = doc.errors[0];
   if (first !== undefined) throw badRequest(`error decoding the request body as YAML: ${first.message.split('\n')[0]}`);
   let value: unknown;
