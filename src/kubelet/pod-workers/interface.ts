@@ -56,6 +56,13 @@ export interface PodWorkersOptions {
    * (upstream's PLEG relist period, 1 s); default 1000.
    */
   readonly relistIntervalMs?: number;
+  /**
+   * How long after a sync that changed the runtime (started or stopped a
+   * container) the pod is synced again to report what it finds, without
+   * waiting for the next relist; default 100. A container that exits at once
+   * (a crash loop) has exited by then and is never reported running.
+   */
+  readonly recheckAfterActMs?: number;
   /** How long after a failed pods/status write it is tried again (upstream's status sync period, 10 s); default 10 000. */
   readonly statusRetryIntervalMs?: number;
   /** --cluster-dns, --cluster-domain and the host's resolv.conf: each sandbox gets the pod's DNS config (dns-config.ts); absent: none. */

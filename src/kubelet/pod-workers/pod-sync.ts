@@ -60,6 +60,9 @@ export interface KillOptions {
   readonly message?: string;
 }
 
+/** See PodWorkersOptions.recheckAfterActMs. */
+const DEFAULT_RECHECK_AFTER_ACT_MS = 100;
+
 export class PodSyncer {
   readonly backoff: ContainerBackoff;
   private runtimeName: string | undefined;
@@ -120,15 +123,20 @@ export class PodSyncer {
       const started = await this.applyActions(state, runtimePod, volumes);
       if (started.retryAt !== undefined) later(started.retryAt);
       acted = started.acted;
+      // What this sync changed is reported by a sync soon after, not by this one (see below); the
+      // relist would wake it within a second, which would put up to a second on every pod start.
+      // Not when something is to be retried (a container in back-off, a failed start): that has
+      // its own time, and a recheck would spin.
+      if (started.acted && started.retryAt === undefined) later(Date.now() + (this.options.recheckAfterActMs ?? DEFAULT_RECHECK_AFTER_ACT_MS));
     }
     // Read again only after changing something: a sync with nothing to do (most syncs of a running pod) reports what it read.
     const after = acted ? await readRuntimePod(this.runtime, state.uid) : runtimePod;
     await this.pruneContainers(pod, after);
     // As upstream's SyncPod, the status is the runtime as this sync found it, before it acted:
-    // what it started is reported by the sync the next relist (PLEG) wakes, as running or, when
-    // it has already exited, as exited. Reporting a container the moment it was started would
-    // count one that exits at once (a crash loop) as running and ready, and a Deployment of such
-    // pods would briefly be Available and its rollout complete.
+    // what it started is reported by the next sync (the recheck above, or the relist), as running
+    // or, when it has already exited, as exited. Reporting a container the moment it was started
+    // would count one that exits at once (a crash loop) as running and ready, and a Deployment of
+    // such pods would briefly be Available and its rollout complete.
     const status = await this.reportStatus(state, runtimePod, false);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
     if (terminal) {

@@ -133,7 +133,7 @@ describe('pod workers on the process runtime', () => {
 
   it('reports what a sync started only from the next sync, as upstream (status from the runtime as the sync found it)', async () => {
     // A long relist: nothing wakes the pod again by itself.
-    const h = harness({ workers: { relistIntervalMs: 60_000 } });
+    const h = harness({ workers: { relistIntervalMs: 60_000, recheckAfterActMs: 60_000 } });
     const created = await h.createPod(shellPod('found', 'exec sleep 1000'));
     await waitFor(() => h.client.actionsOf('patch', 'pods/status').length > 0, WAIT);
     // The sync that made the sandbox and started the container reports the pod as it found it:
@@ -146,6 +146,12 @@ describe('pod workers on the process runtime', () => {
     // The next sync (here asked for, as the relist would on seeing the new container) finds it running.
     h.workers.requestSync(created.metadata.uid!);
     await waitFor(async () => (await h.getPod('found'))?.status?.phase === 'Running' && statusOf(await h.getPod('found'))?.state?.running !== undefined, WAIT);
+  });
+
+  it('syncs a pod again soon after a sync started its containers, without waiting for a relist', async () => {
+    const h = harness({ workers: { relistIntervalMs: 60_000, recheckAfterActMs: 50 } });
+    await h.createPod(shellPod('rechecked', 'exec sleep 1000'));
+    await waitFor(async () => (await h.getPod('rechecked'))?.status?.phase === 'Running' && statusOf(await h.getPod('rechecked'))?.state?.running !== undefined, WAIT);
   });
 
   it("writes a readiness change at once, while the pod's sync is still busy", async () => {
