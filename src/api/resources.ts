@@ -186,6 +186,14 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
   ...groupVersion('events.k8s.io', 'v1', [
     { kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'], storageVersion: { group: '', version: 'v1', kind: 'Event' } },
   ]),
+  // Stored and served only: like an upstream cluster with no ingress controller and no network policy
+  // plugin installed, nothing here routes Ingress traffic or enforces NetworkPolicies. Upstream puts
+  // neither kind in the `all` category.
+  ...groupVersion('networking.k8s.io', 'v1', [
+    { kind: 'IngressClass', resource: 'ingressclasses', namespaced: false },
+    { kind: 'Ingress', resource: 'ingresses', namespaced: true, shortNames: ['ing'], subresources: [status('networking.k8s.io', 'v1', 'Ingress')] },
+    { kind: 'NetworkPolicy', resource: 'networkpolicies', namespaced: true, shortNames: ['netpol'] },
+  ]),
   ...groupVersion('policy', 'v1', [
     {
       kind: 'PodDisruptionBudget',

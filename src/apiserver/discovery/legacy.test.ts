@@ -24,7 +24,7 @@ describe('GET /apis and /apis/<group>', () => {
     assert.equal(list.apiVersion, 'v1');
     assert.deepEqual(
       list.groups.map((g) => g.name),
-      ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'certificates.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'],
+      ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'],
     );
     assert.equal(
       JSON.stringify(list.groups[0]),

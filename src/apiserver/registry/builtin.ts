@@ -3,6 +3,7 @@
  * behaviour of its own has a folder (core/pod/, core/namespace/, …) whose
  * storage.ts exports its definition; the rest are plain stores.
  */
+import type { IngressClass, NetworkPolicy } from 'kubernetes-types/networking/v1.js';
 import type { KubeObject } from '../../machinery/meta.js';
 import type { VerbHandler } from '../endpoints/target.js';
 import type { TableConvertor } from '../../machinery/table.js';
@@ -41,6 +42,9 @@ import type { TokenRequestOptions } from './core/serviceaccount/token.js';
 import { eventsV1EventDefinition } from './events/event/storage.js';
 import { leaseTable } from './coordination/lease/table.js';
 import { endpointSliceTable } from './discovery/endpointslice/table.js';
+import { ingressTable } from './networking/ingress/table.js';
+import { ingressClassTable } from './networking/ingressclass/table.js';
+import { networkPolicyTable } from './networking/networkpolicy/table.js';
 import { podDisruptionBudgetTable } from './policy/poddisruptionbudget/table.js';
 import { clusterRoleTable } from './rbac/clusterrole/table.js';
 import { clusterRoleBindingTable } from './rbac/clusterrolebinding/table.js';
@@ -50,13 +54,23 @@ import { priorityClassTable } from './scheduling/priorityclass/table.js';
 import { validateLease, validateLeaseUpdate } from '../../api/coordination/v1/validation.js';
 import { validateConfigMap, validateConfigMapUpdate, validateSecret, validateSecretUpdate } from '../../api/core/v1/config-validation.js';
 import { validateResourceQuota, validateResourceQuotaUpdate } from '../../api/core/v1/resource-quota-validation.js';
+import { setIngressClassDefaults, setNetworkPolicyDefaults } from '../../api/networking/v1/defaults.js';
+import {
+  validateIngress,
+  validateIngressClass,
+  validateIngressClassUpdate,
+  validateIngressStatusUpdate,
+  validateIngressUpdate,
+  validateNetworkPolicy,
+  validateNetworkPolicyUpdate,
+} from '../../api/networking/v1/validation.js';
 import { validatePodDisruptionBudget, validatePodDisruptionBudgetUpdate } from '../../api/policy/v1/validation.js';
 import { validatePriorityClass, validatePriorityClassUpdate } from '../../api/scheduling/v1/validation.js';
 import type { EscalationGuard } from '../auth/authorizers/rbac/escalation.js';
 import { bindingDefinition, roleDefinition } from './rbac/policy-based-store.js';
 import { definitionKey } from './registry.js';
 import type { ResourceDefinition } from './definition.js';
-import { baseStrategy, plainStrategy, type Strategy } from './generic/strategy.js';
+import { baseStrategy, plainStrategy, statusStrategy, type Strategy } from './generic/strategy.js';
 import type { FieldError } from '../../machinery/field-errors.js';
 
 const table = (t: TableConvertor<never>): TableConvertor<KubeObject> => t as unknown as TableConvertor<KubeObject>;
@@ -90,6 +104,16 @@ export function str(object: KubeObject, ...path: string[]): string {
     value = (value as Record<string, unknown>)[key];
   }
   return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
+/** Ingress: spec/status split with generation; /status validates the load balancer's addresses. */
+function ingressDefinition(): ResourceDefinition {
+  const definition = withStatus(nameIsDNSSubdomain, {
+    storagePath: 'ingress',
+    table: table(ingressTable),
+    ...validatedBy(validateIngress, validateIngressUpdate),
+  });
+  return { ...definition, statusStrategy: statusStrategy(definition.strategy, (o, old) => validateIngressStatusUpdate(o as never, old as never)) };
 }
 
 export interface BuiltinOptions {
@@ -174,6 +198,31 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
     ],
     ['discovery.k8s.io', 'EndpointSlice', plain(nameIsDNSSubdomain, { table: table(endpointSliceTable) })],
     ['events.k8s.io', 'Event', eventsV1EventDefinition],
+    // Stored and served only, as on an upstream cluster with no ingress controller and no network policy
+    // plugin: nothing here routes Ingress traffic or enforces a NetworkPolicy. Keys follow upstream's etcd
+    // layout, where Ingresses live under /registry/ingress/ (singular).
+    ['networking.k8s.io', 'Ingress', ingressDefinition()],
+    [
+      'networking.k8s.io',
+      'IngressClass',
+      // Upstream's IngressClass and NetworkPolicy strategies keep metadata.generation although neither kind has a status.
+      plain(nameIsDNSSubdomain, {
+        generation: true,
+        table: table(ingressClassTable),
+        defaults: (o) => setIngressClassDefaults(o as IngressClass),
+        ...validatedBy(validateIngressClass, validateIngressClassUpdate),
+      }),
+    ],
+    [
+      'networking.k8s.io',
+      'NetworkPolicy',
+      plain(nameIsDNSSubdomain, {
+        generation: true,
+        table: table(networkPolicyTable),
+        defaults: (o) => setNetworkPolicyDefaults(o as NetworkPolicy),
+        ...validatedBy(validateNetworkPolicy, validateNetworkPolicyUpdate),
+      }),
+    ],
     [
       'policy',
       'PodDisruptionBudget',

@@ -297,6 +297,45 @@ export function sampleObjects(): Record<string, Obj> {
     },
     { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: meta('readers', 'default'), subjects: [{ kind: 'ServiceAccount', name: 'web', namespace: 'default' }], roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' } },
     { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta('reader', 'default'), rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['web-config'] }] },
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: meta('web', 'default'),
+      spec: {
+        ingressClassName: 'nginx',
+        defaultBackend: { resource: { apiGroup: 'k8s.example.com', kind: 'StorageBucket', name: 'static' } },
+        tls: [{ hosts: ['foo.example.com'], secretName: 'foo-tls' }],
+        rules: [
+          {
+            host: 'foo.example.com',
+            http: {
+              paths: [
+                { path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } },
+                { path: '/api', pathType: 'Exact', backend: { service: { name: 'api', port: { name: 'http' } } } },
+              ],
+            },
+          },
+        ],
+      },
+      status: { loadBalancer: { ingress: [{ ip: '10.0.0.1', ports: [{ port: 443, protocol: 'TCP' }] }, { hostname: 'lb.example.com' }] } },
+    },
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'IngressClass',
+      metadata: meta('nginx', undefined, { annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } }),
+      spec: { controller: 'k8s.io/ingress-nginx', parameters: { apiGroup: 'k8s.example.com', kind: 'Params', name: 'p', scope: 'Namespace', namespace: 'ingress' } },
+    },
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: meta('allow-web', 'default'),
+      spec: {
+        podSelector: { matchLabels: { app: 'web' } },
+        ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] } }, { namespaceSelector: {}, podSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['a'] }] } }], ports: [{ protocol: 'TCP', port: 80, endPort: 90 }, { protocol: 'UDP', port: 'dns' }] }],
+        egress: [{ to: [{ namespaceSelector: {} }] }],
+        policyTypes: ['Ingress', 'Egress'],
+      },
+    },
     { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: meta('high'), value: 0, globalDefault: true, description: 'important', preemptionPolicy: 'Never' },
     { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: meta('web', 'default'), spec: { replicas: 3 }, status: { replicas: 3, selector: 'app=web' } },
     { apiVersion: 'policy/v1', kind: 'Eviction', metadata: meta('web-0', 'default'), deleteOptions: { gracePeriodSeconds: 0, preconditions: { uid: 'u-1' }, dryRun: ['All'] } },
