@@ -9,6 +9,7 @@ import { newPodSecurity } from './pod-security/pod-security.js';
 import { newDefaultTolerationSeconds } from './default-toleration-seconds/default-toleration-seconds.js';
 import { newNamespaceLifecycle } from './namespace-lifecycle/namespace-lifecycle.js';
 import { newPriority } from './priority/priority.js';
+import { newDefaultIngressClass } from './default-ingress-class/default-ingress-class.js';
 import { newServiceAccount } from './service-account/service-account.js';
 import { newMutatingAdmissionWebhook } from './mutating-webhook/plugin.js';
 import { newValidatingAdmissionWebhook } from './validating-webhook/plugin.js';
@@ -101,6 +102,7 @@ export const ADMISSION_PLUGINS: Readonly<Record<string, AdmissionPluginFactory>>
   CertificateApproval: newCertificateApproval,
   CertificateSigning: newCertificateSigning,
   CertificateSubjectRestriction: () => newCertificateSubjectRestriction(),
+  DefaultIngressClass: (deps) => newDefaultIngressClass(deps),
 };
 
 export interface PluginSelection {
