@@ -77,6 +77,18 @@ spec:
     service: {name: web, port: {number: 80}}
 `;
 
+const LEGACY_INGRESS = `
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: legacy
+  annotations:
+    kubernetes.io/ingress.class: traefik
+spec:
+  defaultBackend:
+    service: {name: web, port: {number: 80}}
+`;
+
 const BAD_INGRESS = `
 apiVersion: networking.k8s.io/v1
 kind: Ingress
@@ -106,6 +118,7 @@ describe('networking.k8s.io/v1 with kubectl 1.32', () => {
     await writeFile(join(dir, 'net.yaml'), MANIFEST);
     await writeFile(join(dir, 'extra.yaml'), EXTRA_INGRESS);
     await writeFile(join(dir, 'bad.yaml'), BAD_INGRESS);
+    await writeFile(join(dir, 'legacy.yaml'), LEGACY_INGRESS);
   });
   after(async () => {
     await cluster?.stop();
@@ -167,6 +180,14 @@ describe('networking.k8s.io/v1 with kubectl 1.32', () => {
   it('gives an Ingress without a class the default IngressClass (DefaultIngressClass)', async () => {
     await kubectl.ok('apply', '-f', join(dir, 'extra.yaml'));
     assert.equal(await kubectl.ok('get', 'ing', 'extra', '-o', 'jsonpath={.spec.ingressClassName}'), 'nginx');
+  });
+
+  it('warns about the legacy class annotation, and leaves such an Ingress without a class', async () => {
+    const r = await kubectl('create', '-f', join(dir, 'legacy.yaml'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, `Warning: annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead\n`);
+    assert.equal(await kubectl.ok('get', 'ing', 'legacy', '-o', 'jsonpath={.spec.ingressClassName}'), '');
+    await kubectl.ok('delete', 'ing', 'legacy');
   });
 
   it('prunes Ingresses and NetworkPolicies with apply --prune', async () => {

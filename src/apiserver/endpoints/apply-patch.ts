@@ -21,7 +21,7 @@ import { asKubeObject } from './decode-object.js';
 import { addWarnings, type FieldValidationDirective } from './field-validation.js';
 import { decodeYamlStrict } from './strict-json.js';
 import type { OutputFormat } from './negotiation.js';
-import { userOf, type Target } from './target.js';
+import { userOf, warnTo, type Target } from './target.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -56,7 +56,7 @@ export async function handleApplyPatch(ctx: RequestContext, t: Target, request: 
       await admitMutating(ctx, t, current === undefined ? 'CREATE' : 'UPDATE', next, current, request.dryRun);
       return next;
     },
-    { dryRun: request.dryRun, allowCreate: true, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
+    { dryRun: request.dryRun, allowCreate: true, ...userOf(ctx), ...warnTo(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
   ));
   addWarnings(ctx, warnings);
   writeObject(ctx, created ? 201 : 200, object, request.format);

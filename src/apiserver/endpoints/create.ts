@@ -4,7 +4,7 @@ import { writeObject } from '../server/response.js';
 import { readObject } from './decode-object.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
-import { userOf, type VerbHandler } from './target.js';
+import { userOf, warnTo, type VerbHandler } from './target.js';
 import { badRequest } from '../../machinery/status.js';
 import type { KubeObject } from '../../machinery/meta.js';
 import { trackWrite } from '../fieldmanager/for-resource.js';
@@ -31,7 +31,7 @@ export const handleCreate: VerbHandler = async (ctx, t) => {
   dedupOwnerReferencesAndWarn(ctx, object, true);
   const validateAdmission = validatingHook(ctx, t, dryRun);
   // The created object is only encoded into the response from here on: the watch cache may share it.
-  const options = { dryRun, unchangedAfterWrite: true, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) };
+  const options = { dryRun, unchangedAfterWrite: true, ...userOf(ctx), ...warnTo(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) };
   const created = await timeStage(ctx, 'etcd', () => t.store.create(t.namespace, object, options));
   writeObject(ctx, 201, created, format);
 };

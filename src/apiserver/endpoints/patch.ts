@@ -24,7 +24,7 @@ import { mergePatch } from './merge-patch.js';
 import { negotiateInput, negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
 import { strategicMergePatchObject, strategicMergeSchemaFor } from './strategic-merge.js';
-import { userOf, type VerbHandler } from './target.js';
+import { userOf, warnTo, type VerbHandler } from './target.js';
 import { dedupOwnerReferences } from './owner-references.js';
 
 export const handlePatch: VerbHandler = async (ctx, t) => {
@@ -57,7 +57,7 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
       warnings = [...patched.warnings, ...[deduped, dedupedAfterAdmission].filter((w) => w !== undefined)];
       return next;
     },
-    { dryRun, allowCreate: false, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
+    { dryRun, allowCreate: false, ...userOf(ctx), ...warnTo(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
   ));
   addWarnings(ctx, warnings);
   writeObject(ctx, 200, object, format);

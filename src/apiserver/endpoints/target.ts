@@ -32,3 +32,10 @@ export type VerbHandler = (ctx: RequestContext, target: Target) => Promise<void>
 
 /** The requesting user as write options carry it (for the stores that check who writes: RBAC escalation). */
 export const userOf = (ctx: RequestContext): { user?: UserInfo } => (ctx.user !== undefined ? { user: ctx.user } : {});
+
+/** The store's `warn` option: a strategy's warnings go to the response's Warning header, each once. */
+export const warnTo = (ctx: RequestContext): { warn: (text: string) => void } => ({
+  warn: (text) => {
+    if (!ctx.warnings.includes(text)) ctx.warnings.push(text);
+  },
+});

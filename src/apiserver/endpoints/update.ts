@@ -7,7 +7,7 @@ import { writeObject } from '../server/response.js';
 import { readObject } from './decode-object.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './query.js';
-import { userOf, type VerbHandler } from './target.js';
+import { userOf, warnTo, type VerbHandler } from './target.js';
 import { dedupOwnerReferencesAndWarn } from './owner-references.js';
 
 /** PUT of one object: replace it (optimistic concurrency on metadata.resourceVersion). */
@@ -31,7 +31,7 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
         dedupOwnerReferencesAndWarn(ctx, next, true);
         return next;
       },
-      { dryRun, ...userOf(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
+      { dryRun, ...userOf(ctx), ...warnTo(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
     ),
   );
   writeObject(ctx, created ? 201 : 200, stored, format);

@@ -3,7 +3,7 @@
  * behaviour of its own has a folder (core/pod/, core/namespace/, …) whose
  * storage.ts exports its definition; the rest are plain stores.
  */
-import type { IngressClass, NetworkPolicy } from 'kubernetes-types/networking/v1.js';
+import type { Ingress, IngressClass, NetworkPolicy } from 'kubernetes-types/networking/v1.js';
 import type { KubeObject } from '../../machinery/meta.js';
 import type { VerbHandler } from '../endpoints/target.js';
 import type { TableConvertor } from '../../machinery/table.js';
@@ -61,6 +61,8 @@ import {
   validateIngressClassUpdate,
   validateIngressStatusUpdate,
   validateIngressUpdate,
+  ingressWarnings,
+  networkPolicyWarnings,
   validateNetworkPolicy,
   validateNetworkPolicyUpdate,
 } from '../../api/networking/v1/validation.js';
@@ -111,6 +113,7 @@ function ingressDefinition(): ResourceDefinition {
   const definition = withStatus(nameIsDNSSubdomain, {
     storagePath: 'ingress',
     table: table(ingressTable),
+    warnings: (o, old) => ingressWarnings(o as Ingress, old as Ingress | undefined),
     ...validatedBy(validateIngress, validateIngressUpdate),
   });
   return { ...definition, statusStrategy: statusStrategy(definition.strategy, (o, old) => validateIngressStatusUpdate(o as never, old as never)) };
@@ -219,6 +222,7 @@ export function builtinDefinitions(options: BuiltinOptions = {}): Map<string, Re
       plain(nameIsDNSSubdomain, {
         generation: true,
         table: table(networkPolicyTable),
+        warnings: (o, old) => networkPolicyWarnings(o as NetworkPolicy, old as NetworkPolicy | undefined),
         defaults: (o) => setNetworkPolicyDefaults(o as NetworkPolicy),
         ...validatedBy(validateNetworkPolicy, validateNetworkPolicyUpdate),
       }),

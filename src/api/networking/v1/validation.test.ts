@@ -11,6 +11,8 @@ import {
   validateIngressUpdate,
   validateNetworkPolicy,
   validateNetworkPolicyUpdate,
+  ingressWarnings,
+  networkPolicyWarnings,
 } from './validation.js';
 
 const messages = (errs: FieldError[]): string[] => errs.map(formatFieldError);
@@ -197,5 +199,22 @@ describe('validateNetworkPolicy', () => {
     const bare: NetworkPolicy = { metadata: { name: 'n' } };
     setNetworkPolicyDefaults(bare);
     assert.deepEqual(bare.spec, { podSelector: {}, policyTypes: ['Ingress'] });
+  });
+});
+
+describe('warnings', () => {
+  it('warns about the legacy ingress class annotation on create only', () => {
+    const i = ing({ defaultBackend: svc() }, { 'kubernetes.io/ingress.class': 'nginx' });
+    assert.deepEqual(ingressWarnings(i), [`annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`]);
+    assert.deepEqual(ingressWarnings(i, i), []);
+    assert.deepEqual(ingressWarnings(ing({ defaultBackend: svc() })), []);
+  });
+
+  it('warns about ambiguous ipBlock CIDRs on create and on a spec change', () => {
+    const np: NetworkPolicy = { metadata: { name: 'n' }, spec: { podSelector: {}, egress: [{ to: [{ ipBlock: { cidr: '10.0.0.1/8', except: ['10.1.0.0/16'] } }] }] } };
+    const expected = ['spec.egress[0].to[0].ipBlock.cidr: CIDR value "10.0.0.1/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.1/32"?)'];
+    assert.deepEqual(networkPolicyWarnings(np), expected);
+    assert.deepEqual(networkPolicyWarnings(np, np), []);
+    assert.deepEqual(networkPolicyWarnings(np, { ...np, spec: { podSelector: { matchLabels: { a: 'b' } } } }), expected);
   });
 });

@@ -7,8 +7,8 @@
  */
 import type { HTTPIngressPath, IPBlock, Ingress, IngressBackend, IngressClass, NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort } from 'kubernetes-types/networking/v1.js';
 import { FieldPath, RawValue, forbidden, invalid, notSupported, required, tooLong, type FieldError } from '../../../machinery/field-errors.js';
-import { validateImmutableField } from '../../../machinery/validation/immutable.js';
-import { isValidCIDRForLegacyField, isValidIPForLegacyField } from '../../../machinery/validation/ip-addresses.js';
+import { semanticDeepEqual, validateImmutableField } from '../../../machinery/validation/immutable.js';
+import { isValidCIDRForLegacyField, isValidIPForLegacyField, warningsForCIDR } from '../../../machinery/validation/ip-addresses.js';
 import { maskBytes, parseCIDR, parseIP, type ParsedCIDR } from '../../../machinery/validation/ip-parse.js';
 import { labelSelectorHasInvalidLabelValue, validateLabelSelector, type LabelSelectorValidationOptions } from '../../../machinery/validation/labels.js';
 import {
@@ -354,4 +354,38 @@ function validateIPBlock(block: IPBlock, opts: PolicyOptions, path: FieldPath): 
     if (inner !== undefined && !strictSubset(outer, inner)) errs.push(invalid(ep, except, 'must be a strict subset of `cidr`'));
   });
   return errs;
+}
+
+// ---------------------------------------------------------------- Warnings
+
+/** The Warning upstream's Ingress strategy gives on create for the legacy class annotation (not on update). */
+export function ingressWarnings(ing: Ingress, old?: Ingress): string[] {
+  if (old !== undefined) return [];
+  return ing.metadata?.annotations?.[ANNOTATION_INGRESS_CLASS] === undefined
+    ? []
+    : [`annotation "${ANNOTATION_INGRESS_CLASS}" is deprecated, please use 'spec.ingressClassName' instead`];
+}
+
+/**
+ * Warnings for ipBlock CIDRs written in a form upstream discourages (host bits
+ * set, leading zeros, non-canonical IPv6): on create, and on an update that
+ * changes the spec (upstream: one that bumps the generation).
+ */
+export function networkPolicyWarnings(np: NetworkPolicy, old?: NetworkPolicy): string[] {
+  if (old !== undefined && semanticDeepEqual(np.spec, old.spec)) return [];
+  const warnings: string[] = [];
+  const spec = FieldPath.root('spec');
+  const peers = (rules: { from?: NetworkPolicyPeer[]; to?: NetworkPolicyPeer[] }[] | undefined, name: 'ingress' | 'egress', peer: 'from' | 'to'): void => {
+    (rules ?? []).forEach((rule, i) => {
+      (rule[peer] ?? []).forEach((p, j) => {
+        if (p.ipBlock === undefined || p.ipBlock === null) return;
+        const path = spec.child(name).index(i).child(peer).index(j).child('ipBlock');
+        warnings.push(...warningsForCIDR(path.child('cidr'), p.ipBlock.cidr));
+        (p.ipBlock.except ?? []).forEach((e, k) => warnings.push(...warningsForCIDR(path.child('except').index(k), e)));
+      });
+    });
+  };
+  peers(np.spec?.ingress, 'ingress', 'from');
+  peers(np.spec?.egress, 'egress', 'to');
+  return warnings;
 }

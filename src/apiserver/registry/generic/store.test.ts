@@ -270,3 +270,30 @@ describe('GenericStore list at a compacted revision', () => {
     }
   });
 });
+
+describe('GenericStore strategy warnings', () => {
+  it('hands the strategy warnings of a validated create and of a spec update to `warn`, and none for /status', async () => {
+    const registry = await newTestRegistry();
+    const store = registry.store('networking.k8s.io', 'v1', 'networkpolicies');
+    const warnings: string[] = [];
+    const warn = (w: string) => warnings.push(w);
+    const policy = (cidr: string) => ({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'p' }, spec: { podSelector: {}, egress: [{ to: [{ ipBlock: { cidr } }] }] } });
+    await store.create('default', policy('10.0.0.1/8'), { warn });
+    assert.deepEqual(warnings, ['spec.egress[0].to[0].ipBlock.cidr: CIDR value "10.0.0.1/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.1/32"?)']);
+    warnings.length = 0;
+    await store.update('default', 'p', (current) => ({ ...current!, metadata: { ...current!.metadata, labels: { a: 'b' } } }), { warn });
+    assert.deepEqual(warnings, [], 'no warning when the spec is unchanged');
+    await assert.rejects(store.create('default', { ...policy('10.0.0.1/8'), metadata: { name: 'bad' }, spec: { podSelector: {}, policyTypes: ['Nope'] } }, { warn }));
+    assert.deepEqual(warnings, [], 'no warning for an object that does not validate');
+
+    const ingresses = registry.store('networking.k8s.io', 'v1', 'ingresses');
+    const backend = { service: { name: 'web', port: { number: 80 } } };
+    const legacy = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'i', annotations: { 'kubernetes.io/ingress.class': 'x' } }, spec: { defaultBackend: backend } };
+    await ingresses.create('default', legacy, { warn });
+    assert.equal(warnings.length, 1);
+    // /status is the same object through the status strategy: a status write gives no warning.
+    const status = registry.lookup('networking.k8s.io', 'v1', 'ingresses')!.subresources.get('status')!.store;
+    await status.update('default', 'i', (current) => ({ ...current!, status: { loadBalancer: { ingress: [{ ip: '10.0.0.1' }] } } }), { warn });
+    assert.equal(warnings.length, 1);
+  });
+});

@@ -52,6 +52,8 @@ export interface WriteOptions {
    * stored bytes again (CreateOptions.unchangedAfterWrite).
    */
   readonly unchangedAfterWrite?: boolean;
+  /** Receives the strategy's warnings once the object has validated (upstream's WarningsOnCreate/WarningsOnUpdate), for the Warning header. */
+  readonly warn?: (text: string) => void;
 }
 
 export interface DeleteParams extends WriteOptions {
@@ -221,6 +223,12 @@ export class GenericStore {
     return { notOlderThan: revision };
   }
 
+  /** The strategy's warnings about a validated object, each once (an update's mutate function may run again after a conflict). */
+  private warn(options: WriteOptions, object: KubeObject, old: KubeObject | undefined): void {
+    if (options.warn === undefined || this.strategy.warnings === undefined) return;
+    for (const w of this.strategy.warnings(object, old)) options.warn(w);
+  }
+
   async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     const object = this.toInternal(body);
     const meta = object.metadata;
@@ -233,6 +241,7 @@ export class GenericStore {
     this.fillCreateMeta(object);
     this.strategy.defaults(object);
     this.validateOrThrow(object, [...this.validateMeta(object), ...this.strategy.validate(object)]);
+    this.warn(options, object, undefined);
     await options.validateAdmission?.(object, undefined);
     // Upstream's RetryGenerateName (GA in 1.32): a generated name that is taken is generated again, up to
     // 8 attempts in all, so that a client never sees the collision of a name it did not choose.
@@ -284,6 +293,7 @@ export class GenericStore {
         this.fillCreateMeta(next);
         this.strategy.defaults(next);
         this.validateOrThrow(next, [...this.validateMeta(next), ...this.strategy.validate(next)]);
+        this.warn(options, next, undefined);
         await options.validateAdmission?.(next, undefined);
         if (options.dryRun === true) throw new DryRunDone(next);
         return this.toStorage(next);
@@ -303,6 +313,7 @@ export class GenericStore {
       this.fillUpdateMeta(next, current);
       this.strategy.defaults(next);
       this.validateOrThrow(next, [...this.validateMeta(next), ...this.validateMetaUpdate(next, current), ...this.strategy.validateUpdate(next, current)]);
+      this.warn(options, next, current);
       await options.validateAdmission?.(next, current);
       if (this.shouldDeleteDuringUpdate(next)) deleteAfter = next;
       if (options.dryRun === true) throw new DryRunDone(next);

@@ -82,8 +82,10 @@ export function statusStrategy<T extends KubeObject>(
   validateStatus?: (object: T, old: T) => FieldError[],
   resetsMetadata: readonly StatusResetMetadata[] = STATUS_RESETS_METADATA,
 ): Strategy<T> {
+  // Upstream's status strategies give no warnings: the main resource's are about its spec.
+  const { warnings: _specWarnings, ...rest } = base;
   return {
-    ...base,
+    ...rest,
     prepareForUpdate: (object, old) => {
       for (const key of Object.keys(object)) {
         if (key !== 'status' && key !== 'metadata' && key !== 'apiVersion' && key !== 'kind') delete object[key];
