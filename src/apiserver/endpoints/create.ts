@@ -21,14 +21,14 @@ export const handleCreate: VerbHandler = async (ctx, t) => {
   const handOver = ctx.audit === undefined || !ctx.audit.keeps('Request');
   // The three fields trackWrite reads, named: a spread of the target costs several µs per create.
   const track = { resource: t.resource, subresource: t.subresource, defaults: (o: KubeObject) => t.store.strategy.defaults(o) };
-  dedupOwnerReferencesAndWarn(ctx, body, false);
+  dedupOwnerReferencesAndWarn(ctx, body, 'request');
   const object = trackWrite(track, undefined, body, manager, { handOver });
   const ns = object.metadata.namespace;
   if (t.resource.namespaced && ns !== undefined && ns !== '' && ns !== t.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   await admitMutating(ctx, t, 'CREATE', object, undefined, dryRun);
-  dedupOwnerReferencesAndWarn(ctx, object, true);
+  dedupOwnerReferencesAndWarn(ctx, object, 'afterMutatingAdmission');
   const validateAdmission = validatingHook(ctx, t, dryRun);
   // The created object is only encoded into the response from here on: the watch cache may share it.
   const options = { dryRun, unchangedAfterWrite: true, ...userOf(ctx), ...warnTo(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) };

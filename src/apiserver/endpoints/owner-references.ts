@@ -18,7 +18,10 @@ const WARNING = (when: string, uids: readonly string[]): string =>
  * reference equal in every field to one kept before it) and returns the
  * warning to give, or undefined when there were none.
  */
-export function dedupOwnerReferences(object: KubeObject, afterMutatingAdmission: boolean): string | undefined {
+/** When the dedup runs: on what the client sent, or again on what mutating admission made of it (the warning says which). */
+export type DedupStage = 'request' | 'afterMutatingAdmission';
+
+export function dedupOwnerReferences(object: KubeObject, stage: DedupStage): string | undefined {
   const refs = object.metadata?.ownerReferences;
   if (!Array.isArray(refs) || refs.length < 2) return undefined;
   const kept: OwnerReference[] = [];
@@ -36,7 +39,7 @@ export function dedupOwnerReferences(object: KubeObject, afterMutatingAdmission:
   }
   if (duplicates.length === 0) return undefined;
   object.metadata.ownerReferences = kept;
-  return WARNING(afterMutatingAdmission ? ' after mutating admission happens' : '', duplicates);
+  return WARNING(stage === 'afterMutatingAdmission' ? ' after mutating admission happens' : '', duplicates);
 }
 
 /** Go's %q of a []string: ["a" "b"]. */
@@ -45,7 +48,7 @@ function goQuotedList(values: readonly string[]): string {
 }
 
 /** dedupOwnerReferences, its warning added to the request's (once). */
-export function dedupOwnerReferencesAndWarn(ctx: RequestContext, object: KubeObject, afterMutatingAdmission: boolean): void {
-  const warning = dedupOwnerReferences(object, afterMutatingAdmission);
+export function dedupOwnerReferencesAndWarn(ctx: RequestContext, object: KubeObject, stage: DedupStage): void {
+  const warning = dedupOwnerReferences(object, stage);
   if (warning !== undefined) addWarnings(ctx, [warning]);
 }

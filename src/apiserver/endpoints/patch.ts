@@ -50,10 +50,10 @@ export const handlePatch: VerbHandler = async (ctx, t) => {
     async (current) => {
       if (current === undefined) throw notFound({ group: t.resource.group, resource: t.resource.resource }, t.name);
       const patched = applyPatchBody({ type, current, body, patch, expected, directive });
-      const deduped = dedupOwnerReferences(patched.object, false);
+      const deduped = dedupOwnerReferences(patched.object, 'request');
       const next = trackWrite({ ...t, defaults: (o) => t.store.strategy.defaults(o) }, current, patched.object, managerOptions.manager);
       await admitMutating(ctx, t, 'UPDATE', next, current, dryRun);
-      const dedupedAfterAdmission = dedupOwnerReferences(next, true);
+      const dedupedAfterAdmission = dedupOwnerReferences(next, 'afterMutatingAdmission');
       warnings = [...patched.warnings, ...[deduped, dedupedAfterAdmission].filter((w) => w !== undefined)];
       return next;
     },

@@ -17,7 +17,7 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
   const expected = t.subresource?.kind ?? t.resource;
   const { manager } = parseManagerOptions(ctx.query, ctx.req.headers['user-agent'], 'UpdateOptions');
   const object = await readObject(ctx, expected, 'UpdateOptions');
-  dedupOwnerReferencesAndWarn(ctx, object, false);
+  dedupOwnerReferencesAndWarn(ctx, object, 'request');
   const track = { ...t, defaults: (o: KubeObject) => t.store.strategy.defaults(o) };
   const validateAdmission = validatingHook(ctx, t, dryRun);
   const { object: stored, created } = await timeStage(ctx, 'etcd', () =>
@@ -28,7 +28,7 @@ export const handleUpdate: VerbHandler = async (ctx, t) => {
         // Runs again after a conflict: mutating plugins are idempotent, as upstream requires.
         const next = trackWrite(track, current, object, manager);
         await admitMutating(ctx, t, current === undefined ? 'CREATE' : 'UPDATE', next, current, dryRun);
-        dedupOwnerReferencesAndWarn(ctx, next, true);
+        dedupOwnerReferencesAndWarn(ctx, next, 'afterMutatingAdmission');
         return next;
       },
       { dryRun, ...userOf(ctx), ...warnTo(ctx), ...(validateAdmission !== undefined ? { validateAdmission } : {}) },
