@@ -7,15 +7,14 @@
  * removed meanwhile is kept. A Job not yet due is requeued for the time left,
  * so no timer lives outside the work queue.
  */
-import type { Job } from 'kubernetes-types/batch/v1.js';
 import { objectKey, splitObjectKey } from '../../client/cache/interfaces.js';
 import { JOBS } from '../../client/rest/resources.js';
-import type { KubeObject } from '../../machinery/meta.js';
 import { isConflict, isNotFound } from '../../machinery/status.js';
 import type { ControllerContext, ControllerDefinition } from '../context.js';
+import { isJobFinished, type JobObject } from '../job/job-model.js';
 import { startReconcileLoop, terminalError, type ReconcileResult } from '../reconcile-loop.js';
 
-export type JobObject = KubeObject & Job;
+export type { JobObject };
 
 /** When the Job finished: the transition time of its Complete or Failed condition that is True. */
 export function jobFinishTime(job: JobObject): number | undefined {
@@ -28,12 +27,9 @@ export function jobFinishTime(job: JobObject): number | undefined {
   return undefined;
 }
 
-const isFinished = (job: JobObject): boolean =>
-  (job.status?.conditions ?? []).some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
-
 /** A Job this controller has to look at: it has a TTL, it finished and it is not already being deleted. */
 export function needsCleanup(job: JobObject): boolean {
-  return typeof job.spec?.ttlSecondsAfterFinished === 'number' && isFinished(job) && job.metadata.deletionTimestamp === undefined;
+  return typeof job.spec?.ttlSecondsAfterFinished === 'number' && isJobFinished(job) && job.metadata.deletionTimestamp === undefined;
 }
 
 /** Milliseconds until the Job is due (<= 0: due now); a terminal error when it finished without a time. */
