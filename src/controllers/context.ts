@@ -61,6 +61,12 @@ export interface ControllerContext {
   readonly options: ControllerManagerOptions;
   /** Aborts when the controller must stop (shutdown or lost leadership). */
   readonly signal: AbortSignal;
+  /**
+   * Called after each reconcile of a key ends, whatever its outcome, with the
+   * loop's name: tests wait on it to know a controller has looked again
+   * (rather than sleeping to see that it did nothing).
+   */
+  readonly onReconciled?: (loop: string, key: string) => void;
 }
 
 /** A controller the manager can start by name (--controllers=*,-name as upstream). */

@@ -104,6 +104,7 @@ export function startReconcileLoop(ctx: ControllerContext, options: ReconcileLoo
         }
       } finally {
         queue.done(key);
+        ctx.onReconciled?.(options.name, key);
       }
     }
   };

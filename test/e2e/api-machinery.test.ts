@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '../../src/client/testing/wait-for.js';
 import { ApiClient, serverUrlOf } from './testing/api-client.js';
 import type { TestCluster } from './kubectl/cluster.js';
 import { startLeanCluster } from './kubectl/lean-cluster.js';
@@ -248,11 +249,16 @@ describe('API machinery', () => {
     });
     const as = { 'impersonate-user': 'rn-user' };
     const allowed = async (path: string): Promise<number> => {
-      for (;;) {
-        const r = await api.request('GET', path, { headers: as });
-        if (r.status !== 403 || !path.includes('rn-one')) return r.status;
-        await new Promise((resolve) => setTimeout(resolve, 50)); // the authorizer's informer has not seen the binding yet
-      }
+      let status = 0;
+      // A 403 for rn-one only means the authorizer's informer has not seen the binding yet.
+      await waitFor(
+        async () => {
+          status = (await api.request('GET', path, { headers: as })).status;
+          return status !== 403 || !path.includes('rn-one');
+        },
+        { timeoutMs: 30_000, intervalMs: 50, description: `the authorizer sees the RoleBinding (${path})` },
+      );
+      return status;
     };
     assert.equal(await allowed(`${configMaps}?fieldSelector=metadata.name%3Drn-one`), 200);
     assert.equal(await allowed(`${configMaps}?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Drn-one`), 200);

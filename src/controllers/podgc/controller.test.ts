@@ -31,11 +31,16 @@ describe('podgc controller', () => {
     t.start();
   };
   const deleted = (): string[] => t.client.actionsOf('delete', 'pods').map((a) => a.name).sort();
+  /** Waits until the collector has made `passes` more passes than it had when called. */
+  const morePasses = async (passes: number): Promise<void> => {
+    const target = t.reconciled('podgc') + passes;
+    await waitFor(() => t.reconciled('podgc') >= target);
+  };
 
   it('force-deletes the pods of a node that is gone after the quarantine, marking them Failed with DisruptionTarget first', async () => {
     await setUp([pod('on-gone', 'gone', 'Running'), pod('done-on-gone', 'gone', 'Succeeded'), pod('on-live', 'live', 'Running')], [node('live')]);
     // Within the quarantine nothing happens, however often the collector looks.
-    await new Promise((r) => setTimeout(r, 100));
+    await morePasses(3);
     assert.deepEqual(deleted(), []);
     now += 40_000;
     await waitFor(() => deleted().length === 2);
@@ -57,11 +62,11 @@ describe('podgc controller', () => {
 
   it('keeps the pods of a node that is only missing from its cache', async () => {
     await setUp([pod('p', 'late', 'Running')], []);
-    await new Promise((r) => setTimeout(r, 50));
+    await morePasses(1);
     // The node exists on the API server: the informer just has not seen it.
     await t.client.resource(NODES).create(node('late'));
     now += 60_000;
-    await new Promise((r) => setTimeout(r, 100));
+    await morePasses(3);
     assert.deepEqual(deleted(), []);
   });
 
@@ -79,7 +84,7 @@ describe('podgc controller', () => {
       1,
     );
     await waitFor(() => deleted().length === 3);
-    await new Promise((r) => setTimeout(r, 50));
+    await morePasses(2);
     assert.deepEqual(deleted(), ['evicted', 'old-done', 'unscheduled-going']);
   });
 });

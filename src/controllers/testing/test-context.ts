@@ -39,6 +39,8 @@ export interface TestContext {
   readonly events: RecordedEvent[];
   /** Errors the informers reported (failed lists and watches, throwing handlers). */
   readonly informerErrors: { readonly message: string; readonly error: unknown }[];
+  /** How many reconciles of the named loop have ended so far (any key, any outcome). */
+  reconciled(loop: string): number;
   /** Start the informers. */
   start(): void;
   /** Abort ctx.signal and stop the informers. */
@@ -55,6 +57,7 @@ export function newTestContext(options: TestContextOptions = {}): TestContext {
     onError: (message, error) => informerErrors.push({ message, error }),
   });
   const events: RecordedEvent[] = [];
+  const reconciles = new Map<string, number>();
   const abort = new AbortController();
   const ctx: ControllerContext = {
     client,
@@ -63,6 +66,7 @@ export function newTestContext(options: TestContextOptions = {}): TestContext {
     logger: newLogger('controller-test', { level: 'silent' }),
     options: defaultControllerManagerOptions(options.options),
     signal: abort.signal,
+    onReconciled: (loop) => reconciles.set(loop, (reconciles.get(loop) ?? 0) + 1),
   };
   return {
     ctx,
@@ -70,6 +74,7 @@ export function newTestContext(options: TestContextOptions = {}): TestContext {
     informers,
     events,
     informerErrors,
+    reconciled: (loop) => reconciles.get(loop) ?? 0,
     start: () => informers.start(),
     stop: () => {
       abort.abort();

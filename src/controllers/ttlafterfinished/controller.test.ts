@@ -33,9 +33,10 @@ describe('ttl-after-finished controller', () => {
 
   it('deletes a finished Job once its TTL is over, in the foreground and on the version it read', async () => {
     await setUp([job('done', 0), job('failed', 3, 'Failed'), job('no-ttl', undefined), job('running', 0, 'none')]);
-    await waitFor(() => deleted().length >= 2);
-    // The others stay: give the controller a moment to (not) act on them.
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => deleted().length >= 2 && t.reconciled('ttl-after-finished') >= 2);
+    // The others stay: a Job without a TTL or not finished is never even queued.
+    assert.equal(needsCleanup(job('no-ttl', undefined)), false);
+    assert.equal(needsCleanup(job('running', 0, 'none')), false);
     assert.deepEqual(deleted().sort(), ['done', 'failed']);
     const action = t.client.actionsOf('delete', 'jobs')[0]!;
     const options = action.body as { propagationPolicy?: string; preconditions?: { resourceVersion?: string } };
@@ -48,8 +49,8 @@ describe('ttl-after-finished controller', () => {
 
   it('waits for a TTL that is not over yet, and keeps a Job whose TTL was removed meanwhile', async () => {
     await setUp([job('later', 60), job('kept', 60)]);
-    // Nothing is due: the controller only requeued.
-    await new Promise((r) => setTimeout(r, 100));
+    // Nothing is due: the controller looked at both and only requeued them.
+    await waitFor(() => t.reconciled('ttl-after-finished') >= 2);
     assert.deepEqual(deleted(), []);
     const jobs = t.client.resource<JobObject>(JOBS);
     const kept = await jobs.get('kept', { namespace: 'default' });
