@@ -11,14 +11,14 @@
  * of its status by the field manager `PodGC`, then deleted with a grace period
  * of 0, as upstream's markFailedAndDeletePod does.
  */
-import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
+import type { PodCondition } from 'kubernetes-types/core/v1.js';
 import { NODES, PODS } from '../../client/rest/resources.js';
 import { formatTime, type KubeObject } from '../../machinery/meta.js';
 import { isNotFound } from '../../machinery/status.js';
 import type { ControllerContext, ControllerDefinition } from '../context.js';
 import { startReconcileLoop } from '../reconcile-loop.js';
+import type { PodObject } from '../util/types.js';
 
-type PodObject = KubeObject & Pod;
 
 /** Upstream's gcCheckPeriod and quarantineTime. */
 const GC_CHECK_PERIOD_MS = 20_000;
